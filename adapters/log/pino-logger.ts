@@ -1,0 +1,97 @@
+import { pino } from 'pino';
+import type { Logger as Pino, DestinationStream } from 'pino';
+import pretty from 'pino-pretty';
+import type { LogFields, Logger, LogLevel } from '../../ports/logger.js';
+
+/**
+ * Field names whose values never reach a log line, at the top level or one level down
+ * (`fields.headers.cookie`). `Secret` values print `[secret]` on their own.
+ */
+export const REDACTED_FIELDS = [
+  'password',
+  'password_confirmation',
+  'current_password',
+  'passwordHash',
+  'token',
+  '_token',
+  'accessToken',
+  'access_token',
+  'refreshToken',
+  'refresh_token',
+  'idToken',
+  'id_token',
+  'code',
+  'code_verifier',
+  'clientSecret',
+  'client_secret',
+  'secret',
+  'appKey',
+  'APP_KEY',
+  'authorization',
+  'cookie',
+  'set-cookie',
+];
+
+export interface PinoLoggerOptions {
+  level: LogLevel | 'silent';
+  /** Readable lines for a developer's terminal instead of JSON lines. */
+  pretty: boolean;
+  /** Where lines go; standard output when omitted. */
+  destination?: DestinationStream;
+}
+
+export class PinoLogger implements Logger {
+  private constructor(private readonly pino: Pino) {}
+
+  static create(options: PinoLoggerOptions): PinoLogger {
+    const destination =
+      options.destination ??
+      (options.pretty
+        ? pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+        : pino.destination({ sync: false }));
+    const instance = pino(
+      {
+        level: options.level,
+        base: null,
+        redact: { paths: REDACTED_FIELDS.flatMap((name) => [`["${name}"]`, `*["${name}"]`]), censor: '[redacted]' },
+        formatters: { level: (label) => ({ level: label }) },
+        timestamp: pino.stdTimeFunctions.isoTime,
+      },
+      destination,
+    );
+    return new PinoLogger(instance);
+  }
+
+  trace(message: string, fields?: LogFields): void {
+    this.pino.trace(fields ?? {}, message);
+  }
+
+  debug(message: string, fields?: LogFields): void {
+    this.pino.debug(fields ?? {}, message);
+  }
+
+  info(message: string, fields?: LogFields): void {
+    this.pino.info(fields ?? {}, message);
+  }
+
+  warn(message: string, fields?: LogFields): void {
+    this.pino.warn(fields ?? {}, message);
+  }
+
+  error(message: string, fields?: LogFields): void {
+    this.pino.error(fields ?? {}, message);
+  }
+
+  fatal(message: string, fields?: LogFields): void {
+    this.pino.fatal(fields ?? {}, message);
+  }
+
+  child(fields: LogFields): Logger {
+    return new PinoLogger(this.pino.child(fields));
+  }
+
+  /** Writes what is buffered; call before the process exits. */
+  flush(): void {
+    this.pino.flush();
+  }
+}

@@ -1,0 +1,56 @@
+import { MikroORM } from '@mikro-orm/core';
+import type { Options } from '@mikro-orm/core';
+import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Engine } from '../../../domain/migrations/migration-files.js';
+import type { Secret } from '../../../domain/shared/secret.js';
+import { RawSql } from './raw-sql.js';
+import { UserSchema } from './mappings/user-schema.js';
+
+export type DatabaseSettings = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: Secret };
+
+/** Every mapping of the framework's own tables; modules add theirs as they land. */
+export const FRAMEWORK_SCHEMAS = [UserSchema];
+
+/** One open database: the ORM for repositories, raw SQL for the migrator, and how to close both. */
+export interface Database {
+  readonly engine: Engine;
+  readonly orm: MikroORM;
+  readonly raw: RawSql;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(settings: DatabaseSettings): Promise<Database> {
+  const common = {
+    entities: FRAMEWORK_SCHEMAS,
+    // The schema belongs to the SQL migrations; the ORM never creates or alters tables.
+    ensureDatabase: false,
+    allowGlobalContext: false,
+    debug: false,
+    discovery: { warnWhenNoEntities: false },
+  } satisfies Partial<Options>;
+
+  const orm =
+    settings.engine === 'sqlite'
+      ? await MikroORM.init({ ...common, driver: BetterSqliteDriver, dbName: settings.path })
+      : await MikroORM.init({
+          ...common,
+          driver: PostgreSqlDriver,
+          clientUrl: settings.url.reveal(),
+          pool: { min: 0, max: 10 },
+        });
+  const raw = new RawSql(settings.engine, orm);
+  if (settings.engine === 'sqlite') {
+    // WAL lets readers work while a writer commits; the busy timeout makes a second process
+    // (the CLI next to a running server) wait for the lock instead of failing at once.
+    await raw.session(async (sql) => {
+      await sql.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    });
+  }
+  return {
+    engine: settings.engine,
+    orm,
+    raw,
+    close: () => orm.close(true),
+  };
+}

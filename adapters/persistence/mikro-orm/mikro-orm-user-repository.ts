@@ -1,0 +1,58 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
+import { normalizeEmail } from '../../../domain/users/email.js';
+import { User } from '../../../domain/users/user.js';
+import type { NewUser } from '../../../domain/users/user.js';
+import type { AddUserResult, SaveUserResult, UserRepository } from '../../../ports/user-repository.js';
+
+/**
+ * Users in table `users`. Every call works in its own forked entity manager and writes with
+ * native statements, so a `User` handed out is a plain value: changing it changes nothing
+ * until `save`, exactly like the in-memory adapter.
+ */
+export class MikroOrmUserRepository implements UserRepository {
+  constructor(private readonly orm: MikroORM) {}
+
+  async add(user: NewUser): Promise<AddUserResult> {
+    try {
+      const id = await this.orm.em.fork().insert(User, { ...user });
+      return { kind: 'added', user: User.restore({ ...user, id: Number(id) }) };
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return { kind: 'duplicate-email' };
+      throw error;
+    }
+  }
+
+  async save(user: User): Promise<SaveUserResult> {
+    const { id, ...fields } = user.toProps();
+    try {
+      await this.orm.em.fork().nativeUpdate(User, { id }, fields);
+      return { kind: 'saved' };
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return { kind: 'duplicate-email' };
+      throw error;
+    }
+  }
+
+  async findById(id: number): Promise<User | null> {
+    return this.orm.em.fork().findOne(User, { id });
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const checked = normalizeEmail(email);
+    if (checked.kind === 'invalid') return null;
+    return this.orm.em.fork().findOne(User, { email: checked.email });
+  }
+
+  async list(page: { limit: number; offset: number }): Promise<User[]> {
+    return this.orm.em.fork().find(User, {}, { orderBy: { id: 'asc' }, limit: page.limit, offset: page.offset });
+  }
+
+  async count(): Promise<number> {
+    return this.orm.em.fork().count(User, {});
+  }
+
+  async remove(id: number): Promise<boolean> {
+    return (await this.orm.em.fork().nativeDelete(User, { id })) > 0;
+  }
+}

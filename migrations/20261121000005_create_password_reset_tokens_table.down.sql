@@ -1,0 +1,1 @@
+DROP TABLE password_reset_tokens;

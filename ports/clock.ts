@@ -1,0 +1,4 @@
+/** The only way code outside the adapters learns the time. */
+export interface Clock {
+  now(): Date;
+}

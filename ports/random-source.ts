@@ -1,0 +1,4 @@
+/** Cryptographically strong random bytes (tokens, ids, state, PKCE verifiers, keys). */
+export interface RandomSource {
+  bytes(length: number): Uint8Array;
+}
