@@ -15,7 +15,8 @@ export type FileNameCheck =
 const PATTERN = /^(\d{14})_([a-z0-9_]+?)(?:\.(postgres))?\.(up|down)\.sql$/u;
 
 export function parseMigrationFileName(fileName: string): FileNameCheck {
-  if (!fileName.endsWith('.sql')) return { kind: 'not-sql' };
+  // `.SQL` counts as SQL too, so a file with an upper-case ending is reported, not skipped.
+  if (!fileName.toLowerCase().endsWith('.sql')) return { kind: 'not-sql' };
   const match = PATTERN.exec(fileName);
   if (match === null) {
     return {

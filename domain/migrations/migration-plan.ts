@@ -16,7 +16,8 @@ export interface MigrationPlan {
 export function planMigrate(available: readonly Migration[], applied: readonly AppliedMigration[]): MigrationPlan {
   const done = new Set(applied.map((row) => row.id));
   const batch = applied.reduce((max, row) => Math.max(max, row.batch), 0) + 1;
-  return { batch, migrations: available.filter((migration) => !done.has(migration.id)) };
+  const pending = available.filter((migration) => !done.has(migration.id));
+  return { batch, migrations: pending.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
 }
 
 export type RollbackPlan =

@@ -38,7 +38,8 @@ export function newUser(input: {
 }): NewUserCheck {
   const name = input.name.trim();
   if (name === '') return { kind: 'invalid', field: 'name', reason: 'is required' };
-  if (name.length > NAME_MAX_LENGTH) {
+  // Counted in characters (code points), as a person counts them, like the password policy.
+  if ([...name].length > NAME_MAX_LENGTH) {
     return { kind: 'invalid', field: 'name', reason: `must be at most ${NAME_MAX_LENGTH} characters` };
   }
   const email = normalizeEmail(input.email);

@@ -95,7 +95,7 @@ export class SqlFileMigrator implements SchemaMigrator {
     const files: MigrationFile[] = [];
     for (const source of this.sources) {
       for (const fileName of (await readdir(source.directory)).sort()) {
-        const sqlText = fileName.endsWith('.sql') ? await readFile(join(source.directory, fileName), 'utf8') : '';
+        const sqlText = fileName.toLowerCase().endsWith('.sql') ? await readFile(join(source.directory, fileName), 'utf8') : '';
         files.push({ source: source.module, fileName, sql: sqlText });
       }
     }
