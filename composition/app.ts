@@ -1,0 +1,189 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliKernel } from '../adapters/cli/kernel.js';
+import type { CommandIO } from '../adapters/cli/command.js';
+import { startHttpServer } from '../adapters/http/hapi/http-server.js';
+import { PinoLogger } from '../adapters/log/pino-logger.js';
+import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
+import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import type { Logger } from '../ports/logger.js';
+import { frameworkCommands } from './commands.js';
+import { loadConfig } from './config.js';
+import type { Config } from './config.js';
+import { buildContainer } from './container.js';
+import { ensureAppKey } from './env-file.js';
+import type { EnvValues } from './env-file.js';
+import type { Module, Seeder } from './module.js';
+import { appServices } from './services.js';
+import type { AppServices } from './services.js';
+import { TOKENS } from './tokens.js';
+
+/** The framework's own folder (where its `migrations/` and `templates/` live). */
+export const FRAMEWORK_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface AppOptions {
+  /** The app's folder: `.env`, `storage/`, its own `migrations/`. Defaults to the working directory. */
+  root?: string;
+  /** Values that win over `.env`; defaults to `process.env`. */
+  environment?: EnvValues;
+  /** The `.env` file under `root`; `false` reads none. */
+  envFile?: string | false;
+  /** A logger instead of the one the configuration describes (tests). */
+  logger?: Logger;
+}
+
+export interface RunningApp {
+  readonly url: string;
+  readonly services: AppServices;
+  stop(): Promise<void>;
+}
+
+/**
+ * The public builder of an app:
+ *
+ *     const app = App.create().module(Auth.create().account());
+ *     await app.serve();
+ *
+ * Nothing is read or opened until a command or `serve` needs it; then the configuration is
+ * loaded once, the database opened once, and the container built once.
+ */
+export class App {
+  private readonly modules: Module[] = [];
+  private booted: Promise<AppServices> | null = null;
+
+  private constructor(private readonly options: AppOptions) {}
+
+  static create(options: AppOptions = {}): App {
+    return new App(options);
+  }
+
+  get root(): string {
+    return this.options.root ?? process.cwd();
+  }
+
+  module(module: Module): this {
+    if (this.modules.some((existing) => existing.name === module.name)) {
+      throw new TypeError(`The module "${module.name}" is registered twice`);
+    }
+    this.modules.push(module);
+    return this;
+  }
+
+  /** The core module first, then the app's modules in the order given, then the app's own folder. */
+  migrationSources(): MigrationSource[] {
+    const sources: MigrationSource[] = [{ module: 'fw', directory: join(FRAMEWORK_ROOT, 'migrations') }];
+    for (const module of this.modules) if (module.migrations !== undefined) sources.push({ module: module.name, directory: module.migrations });
+    const own = join(this.root, 'migrations');
+    if (resolvePath(own) !== join(FRAMEWORK_ROOT, 'migrations') && existsSync(own)) sources.push({ module: 'app', directory: own });
+    return sources;
+  }
+
+  seeders(): Seeder[] {
+    return this.modules.flatMap((module) => module.seeders ?? []);
+  }
+
+  /** Loads the configuration, opens the database and builds the container, once. */
+  services(): Promise<AppServices> {
+    this.booted ??= this.boot().catch((error: unknown) => {
+      this.booted = null;
+      throw error;
+    });
+    return this.booted;
+  }
+
+  /** Releases the database; the next command boots again. */
+  async close(): Promise<void> {
+    const booted = this.booted;
+    this.booted = null;
+    if (booted !== null) await (await booted.catch(() => null))?.close();
+  }
+
+  /** The command line of this app (`fwx`), run in-process. */
+  kernel(): AppKernel {
+    const kernel = new CliKernel('fwx', [
+      ...frameworkCommands(this),
+      ...this.modules.flatMap((module) => module.commands?.(() => this.services()) ?? []),
+    ]);
+    return new AppKernel(kernel);
+  }
+
+  /**
+   * What `npm start` does: gives a first run a `.env` with a fresh APP_KEY, runs the
+   * migrations, and serves on HOST:PORT.
+   */
+  async serve(): Promise<RunningApp> {
+    if (this.options.envFile !== false) {
+      const envFile = join(this.root, this.options.envFile ?? '.env');
+      await ensureAppKey(envFile, join(this.root, '.env.example'), this.environment());
+    }
+    const services = await this.services();
+    const logger = services.get(TOKENS.logger);
+    const migrated = await services.get(TOKENS.migrator).migrate();
+    if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
+    const { host, port } = services.config.server;
+    const server = await startHttpServer({ host, port, logger });
+    logger.info('serving', { url: services.config.app.url, listening: server.uri });
+    return {
+      url: server.uri,
+      services,
+      stop: async () => {
+        await server.stop();
+        await this.close();
+      },
+    };
+  }
+
+  private environment(): EnvValues {
+    return this.options.environment ?? process.env;
+  }
+
+  private async boot(): Promise<AppServices> {
+    const config = await this.config();
+    const logger = this.options.logger ?? createLogger(config);
+    const database = await openDatabase(config.database);
+    try {
+      const container = buildContainer({ config, logger, database, migrationSources: this.migrationSources() });
+      return appServices(config, container, async () => {
+        await database.close();
+        if (logger instanceof PinoLogger) logger.flush();
+      });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+
+  /** The configuration alone, without opening anything (for commands that need no database). */
+  config(): Promise<Config> {
+    const environment = this.environment();
+    return loadConfig({ root: this.root, environment, envFile: this.options.envFile ?? '.env' });
+  }
+}
+
+function createLogger(config: Config): Logger {
+  return PinoLogger.create({ level: config.log.level, pretty: config.app.env === 'local' });
+}
+
+/** Output of a command called in-process. */
+export interface CommandOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class AppKernel {
+  constructor(private readonly cli: CliKernel) {}
+
+  run(argv: readonly string[], io: CommandIO): Promise<number> {
+    return this.cli.run(argv, io);
+  }
+
+  /** The spec's `kernel().call(command, args)`, collecting what the command printed. */
+  async call(name: string, args: readonly string[] = []): Promise<CommandOutcome> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await this.cli.call(name, args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  }
+}

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import type { CliCommand } from '../adapters/cli/command.js';
+import { keyGenerateCommand } from '../adapters/cli/commands/key-generate.js';
+import { migrateCommands } from '../adapters/cli/commands/migrate.js';
+import { serveCommand } from '../adapters/cli/commands/serve.js';
+import { userCommands } from '../adapters/cli/commands/users.js';
+import type { App } from './app.js';
+import { generateAppKey, setEnvValue } from './env-file.js';
+import { TOKENS } from './tokens.js';
+
+/** The commands every app has, wired to the app's services (booted only when a command needs them). */
+export function frameworkCommands(app: App): CliCommand[] {
+  return [
+    keyGenerateCommand({
+      generateKey: generateAppKey,
+      async writeKey(key) {
+        const path = join(app.root, '.env');
+        await setEnvValue(path, join(app.root, '.env.example'), 'APP_KEY', key);
+        return path;
+      },
+    }),
+    serveCommand({
+      async serve(announce) {
+        const running = await app.serve();
+        announce(`Serving ${running.services.config.app.url} (listening on ${running.url}). Press Ctrl+C to stop.`);
+        await untilSignal();
+        announce('Stopping…');
+        await running.stop();
+      },
+    }),
+    ...migrateCommands({
+      migrator: async () => (await app.services()).get(TOKENS.migrator),
+      environment: async () => (await app.config()).app.env,
+      async seed() {
+        const services = await app.services();
+        const names: string[] = [];
+        for (const seeder of app.seeders()) {
+          await seeder.run(services);
+          names.push(seeder.name);
+        }
+        return names;
+      },
+    }),
+    ...userCommands({
+      async users() {
+        const services = await app.services();
+        return {
+          createUser: services.get(TOKENS.createUser),
+          listUsers: services.get(TOKENS.listUsers),
+          findUserByEmail: services.get(TOKENS.findUserByEmail),
+          markEmailVerified: services.get(TOKENS.markEmailVerified),
+          deleteUser: services.get(TOKENS.deleteUser),
+        };
+      },
+    }),
+  ];
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

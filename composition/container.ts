@@ -1,0 +1,82 @@
+import { Container } from 'inversify';
+import { CreateUser } from '../application/users/create-user.js';
+import { DeleteUser } from '../application/users/delete-user.js';
+import { FindUserByEmail } from '../application/users/find-user-by-email.js';
+import { ListUsers } from '../application/users/list-users.js';
+import { MarkEmailVerified } from '../application/users/mark-email-verified.js';
+import { SystemClock } from '../adapters/clock/system-clock.js';
+import { Argon2PasswordHasher } from '../adapters/password/argon2-password-hasher.js';
+import type { Database } from '../adapters/persistence/mikro-orm/database.js';
+import { MikroOrmUserRepository } from '../adapters/persistence/mikro-orm/mikro-orm-user-repository.js';
+import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
+import type { Logger } from '../ports/logger.js';
+import type { Config } from './config.js';
+import { TOKENS, id } from './tokens.js';
+import type { Token } from './tokens.js';
+
+type Tokens<A extends unknown[]> = { [K in keyof A]: Token<A[K]> };
+
+/**
+ * Binds `token` to what `factory` builds from the services named by `deps`, once per
+ * container. The tuple of tokens is checked against the factory's parameters.
+ */
+export function provide<T, A extends unknown[]>(container: Container, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
+  if (container.isBound(id(t))) void container.unbind(id(t));
+  container
+    .bind<T>(id(t))
+    .toResolvedValue(factory, deps as never)
+    .inSingletonScope();
+}
+
+export function resolve<T>(container: Container, t: Token<T>): T {
+  return container.get<T>(id(t));
+}
+
+export interface ContainerParts {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  migrationSources: readonly MigrationSource[];
+}
+
+/**
+ * The composition root: binds every port to the adapter the configuration chooses, and every
+ * use case to its ports. The database is opened before (it is asynchronous) and handed in.
+ */
+export function buildContainer(parts: ContainerParts): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(id(TOKENS.config)).toConstantValue(parts.config);
+  container.bind(id(TOKENS.logger)).toConstantValue(parts.logger);
+  container.bind(id(TOKENS.database)).toConstantValue(parts.database);
+  container.bind(id(TOKENS.migrationSources)).toConstantValue(parts.migrationSources);
+
+  provide(container, TOKENS.clock, [], () => new SystemClock());
+  provide(container, TOKENS.random, [], () => new CryptoRandomSource());
+  provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
+  provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm));
+  provide(
+    container,
+    TOKENS.migrator,
+    [TOKENS.database, TOKENS.migrationSources, TOKENS.clock],
+    (db, sources, clock) => new SqlFileMigrator(db.raw, sources, clock),
+  );
+
+  provide(
+    container,
+    TOKENS.createUser,
+    [TOKENS.userRepository, TOKENS.passwordHasher, TOKENS.clock],
+    (users, hasher, clock) => new CreateUser(users, hasher, clock),
+  );
+  provide(container, TOKENS.listUsers, [TOKENS.userRepository], (users) => new ListUsers(users));
+  provide(container, TOKENS.findUserByEmail, [TOKENS.userRepository], (users) => new FindUserByEmail(users));
+  provide(
+    container,
+    TOKENS.markEmailVerified,
+    [TOKENS.userRepository, TOKENS.findUserByEmail, TOKENS.clock],
+    (users, find, clock) => new MarkEmailVerified(users, find, clock),
+  );
+  provide(container, TOKENS.deleteUser, [TOKENS.userRepository, TOKENS.findUserByEmail], (users, find) => new DeleteUser(users, find));
+  return container;
+}

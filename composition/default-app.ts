@@ -1,0 +1,29 @@
+import type { AppOptions } from './app.js';
+import { App } from './app.js';
+import { TOKENS } from './tokens.js';
+
+/**
+ * The app that `npm start` serves: the framework with every built-in module registered, so a
+ * newcomer sees it all at work. Modules join here as they land (Auth with the account page,
+ * OAuth with provider_a and provider_b, Audit).
+ */
+export function createDefaultApp(options: AppOptions = {}): App {
+  return App.create(options).module({
+    name: 'demo',
+    seeders: [
+      {
+        // A verified user to sign in with during development: test@example.com / password.
+        name: 'demo-user',
+        async run(services) {
+          const result = await services.get(TOKENS.createUser).execute({
+            name: 'Test User',
+            email: 'test@example.com',
+            password: 'password',
+            verified: true,
+          });
+          if (result.kind === 'invalid') throw new Error(`The demo seeder is wrong: ${result.field} ${result.reason}`);
+        },
+      },
+    ],
+  });
+}

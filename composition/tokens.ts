@@ -1,0 +1,49 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { CreateUser } from '../application/users/create-user.js';
+import type { DeleteUser } from '../application/users/delete-user.js';
+import type { FindUserByEmail } from '../application/users/find-user-by-email.js';
+import type { ListUsers } from '../application/users/list-users.js';
+import type { MarkEmailVerified } from '../application/users/mark-email-verified.js';
+import type { Database } from '../adapters/persistence/mikro-orm/database.js';
+import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import type { Clock } from '../ports/clock.js';
+import type { Logger } from '../ports/logger.js';
+import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { SchemaMigrator } from '../ports/schema-migrator.js';
+import type { UserRepository } from '../ports/user-repository.js';
+import type { Config } from './config.js';
+
+declare const carries: unique symbol;
+
+/** A service identifier that remembers the type it resolves to. */
+export type Token<T> = symbol & { readonly [carries]?: T };
+
+function token<T>(name: string): Token<T> {
+  return Symbol(name);
+}
+
+/** Every service of the container, in one place. */
+export const TOKENS = {
+  config: token<Config>('Config'),
+  logger: token<Logger>('Logger'),
+  clock: token<Clock>('Clock'),
+  random: token<RandomSource>('RandomSource'),
+  passwordHasher: token<PasswordHasher>('PasswordHasher'),
+  database: token<Database>('Database'),
+  migrationSources: token<readonly MigrationSource[]>('MigrationSources'),
+  migrator: token<SchemaMigrator>('SchemaMigrator'),
+  userRepository: token<UserRepository>('UserRepository'),
+  createUser: token<CreateUser>('CreateUser'),
+  listUsers: token<ListUsers>('ListUsers'),
+  findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),
+  markEmailVerified: token<MarkEmailVerified>('MarkEmailVerified'),
+  deleteUser: token<DeleteUser>('DeleteUser'),
+} as const;
+
+export type TokenType<K> = K extends Token<infer T> ? T : never;
+
+/** Lets inversify accept our typed tokens. */
+export function id<T>(t: Token<T>): ServiceIdentifier<T> {
+  return t;
+}
