@@ -1,0 +1,77 @@
+/**
+ * Compiles a template's source the way nunjucks' own `Template` does (preprocess, parse,
+ * transform, generate code, evaluate it once), with three differences that the loader hands
+ * to nunjucks as a ready `{ type: 'code' }` template:
+ *
+ * 1. `strict` decides per environment whether `{{ … }}` output checks for undefined values
+ *    (nunjucks' `throwOnUndefined`, but only at compile time: the environment's own flag also
+ *    makes `groupby` and `sort` strict, which the spec does not ask for).
+ * 2. The compiled functions run with this template's own runtime (template-runtime.ts), passed
+ *    in by closure. Nunjucks passes the runtime as a parameter from caller to callee, so a block
+ *    would otherwise run with the runtime of whichever layout calls it.
+ * 3. The root function also answers fragment requests (fragment.ts), using a second, reduced
+ *    compilation of the top-level statements.
+ */
+import type { Environment } from 'nunjucks';
+import { fragmentAware } from './fragment.js';
+import type { AstRoot, RenderFunction, Runtime } from './nunjucks-internals.js';
+import { Compiler, environmentInternals, parser, transform } from './nunjucks-internals.js';
+import { tagError, templateRuntime } from './template-runtime.js';
+
+/** What nunjucks expects of a precompiled template: `root` plus `b_<name>` per block. */
+export type CompiledTemplate = Record<string, RenderFunction> & { root: RenderFunction };
+
+/** Top-level statements a block may depend on; everything that prints is left out. */
+const PREAMBLE_NODES = new Set(['Extends', 'Import', 'FromImport', 'Set', 'Macro']);
+
+/** The header the 3.2.4 code generator writes for the root and each block function. */
+const FUNCTION_HEADER = /^function (root|b_[\w$]+)\(env, context, frame, runtime, cb\) \{$/gm;
+
+export function compileTemplate(source: string, name: string, env: Environment, strict: boolean): CompiledTemplate {
+  try {
+    const runtime = templateRuntime(name, source);
+    const full = instantiate(generate(parse(source, name, env), name, strict), runtime);
+    const top = parse(source, name, env, (ast) => {
+      ast.children = ast.children.filter((node) => PREAMBLE_NODES.has(node.typename));
+    });
+    const preamble = instantiate(generate(top, name, strict), runtime);
+    return { ...full, root: fragmentAware(full.root, preamble.root) };
+  } catch (error) {
+    throw tagError(error, name);
+  }
+}
+
+function parse(source: string, name: string, env: Environment, reduce?: (ast: AstRoot) => void): AstRoot {
+  const { asyncFilters, extensionsList, opts } = environmentInternals(env);
+  const processed = extensionsList.reduce((text, extension) => extension.preprocess?.(text) ?? text, source);
+  const ast = parser.parse(processed, extensionsList, opts);
+  reduce?.(ast);
+  return transform(ast, asyncFilters, name);
+}
+
+function generate(ast: AstRoot, name: string, strict: boolean): string {
+  const compiler = new Compiler(name, strict);
+  compiler.compile(ast);
+  return compiler.getCode();
+}
+
+/**
+ * Evaluates generated code with `runtime` bound by closure: the functions' own `runtime`
+ * parameter is renamed away so their bodies see the closure's. The count check turns a change
+ * in nunjucks' code generator into a clear error instead of a silently wrong runtime.
+ */
+function instantiate(code: string, runtime: Runtime): CompiledTemplate {
+  let rewritten = 0;
+  const bound = code.replace(FUNCTION_HEADER, (_header, fn: string) => {
+    rewritten += 1;
+    return `function ${fn}(env, context, frame, _runtime, cb) {`;
+  });
+  // Evaluating generated code is how nunjucks itself turns a template into functions.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const factory = new Function('runtime', bound) as (runtime: Runtime) => CompiledTemplate;
+  const compiled = factory(runtime);
+  if (rewritten !== Object.keys(compiled).length) {
+    throw new Error(`unexpected code from the nunjucks compiler (${rewritten} functions rebound); check the nunjucks version`);
+  }
+  return compiled;
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import nunjucks from 'nunjucks';
+import { APP, rendererFor } from './app-views.js';
+
+/** Renders with the framework's templates only, debug on, so any undefined value they print fails. */
+const renderer = (globals: Record<string, unknown> = {}): ReturnType<typeof rendererFor> => rendererFor({}, { debug: true, globals });
+
+describe('fw/layout.html', () => {
+  it('frames a page in the app language and name, and renders without any optional globals', async () => {
+    const html = await rendererFor({ 'page.html': '{% extends "fw/layout.html" %}{% block content %}<p>Body</p>{% endblock %}' }, { debug: true })
+      .render('page.html', { app: { name: 'Acme Shop', locale: 'de' } });
+    expect(html).toMatch(/^<!doctype html>\n<html lang="de">/);
+    expect(html).toContain('<meta charset="utf-8">');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(html).toContain('<title>Acme Shop</title>');
+    expect(html).toContain('<body class="fw-page">');
+    expect(html).toContain('<main class="fw-main"><p>Body</p></main>');
+    expect(html).toContain('<style>');
+  });
+
+  it('calls fw_head(), toasts() and csp_nonce() when the app provides them', async () => {
+    const safe = (html: string) => () => new nunjucks.runtime.SafeString(html);
+    const html = await renderer({
+      fw_head: safe('<script src="/fw.js"></script>'),
+      toasts: safe('<div class="toasts"></div>'),
+      csp_nonce: () => 'n0nce',
+    }).render('fw/home.html', APP);
+    expect(html).toContain('<script src="/fw.js"></script>');
+    expect(html).toContain('<div class="toasts"></div>');
+    expect(html).toContain('<style nonce="n0nce">');
+  });
+
+  it('renders even with no app globals at all', async () => {
+    const html = await renderer().render('fw/home.html', {});
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<title>fw</title>');
+  });
+});
+
+describe('fw/home.html', () => {
+  it('welcomes with the app name', async () => {
+    const html = await renderer().render('fw/home.html', APP);
+    expect(html).toContain('It works!');
+    expect(html).toContain('Acme Shop is up and running.');
+  });
+});
+
+describe('fw/error.html', () => {
+  it('shows the status, reason, detail and request id', async () => {
+    const html = await renderer().render('fw/error.html', {
+      ...APP,
+      status: 404,
+      reason: 'Not Found',
+      detail: 'No order <A-1> here.',
+      request_id: 'req-7f3a',
+    });
+    expect(html).toContain('<title>404 Not Found</title>');
+    expect(html).toContain('<p class="fw-status">404</p>');
+    expect(html).toContain('<h1>Not Found</h1>');
+    expect(html).toContain('<p>No order &lt;A-1&gt; here.</p>');
+    expect(html).toContain('<code>req-7f3a</code>');
+  });
+
+  it('shows no stack trace or internals, even when the context carries them', async () => {
+    const error = new Error('database password is hunter2');
+    const html = await renderer().render('fw/error.html', {
+      ...APP,
+      status: 500,
+      reason: 'Internal Server Error',
+      stack: error.stack,
+      trace: error.stack,
+      message: error.message,
+      error,
+    });
+    expect(html).toContain('Internal Server Error');
+    expect(html).not.toContain('hunter2');
+    expect(html).not.toMatch(/\bat .+:\d+:\d+/); // no "at file:line:column" stack line
+  });
+
+  it('renders with only a status', async () => {
+    const html = await renderer().render('fw/error.html', { status: 503 });
+    expect(html).toContain('<p class="fw-status">503</p>');
+    expect(html).toContain('<h1>Something went wrong</h1>');
+    expect(html).not.toContain('Request id');
+  });
+});
+
+describe('fw/debug-error.html', () => {
+  const error = new Error('Cannot read <b>user</b> & "friends"');
+
+  it('shows the request, the message, the template and line, and the stack, all escaped', async () => {
+    const html = await renderer().render('fw/debug-error.html', {
+      status: 500,
+      method: 'GET',
+      path: '/orders?q=<x>',
+      error_name: 'TypeError',
+      message: error.message,
+      template: 'orders/show.html',
+      line: 12,
+      trace: error.stack,
+      request_id: 'req-1',
+    });
+    expect(html).toContain('500 · GET /orders?q=&lt;x&gt;');
+    expect(html).toContain('<h1>TypeError: Cannot read &lt;b&gt;user&lt;/b&gt; &amp; &quot;friends&quot;</h1>');
+    expect(html).not.toContain('<b>user</b>');
+    expect(html).toContain('<dd>orders/show.html, line 12</dd>');
+    expect(html).toContain('<pre>Error: Cannot read &lt;b&gt;user&lt;/b&gt;');
+    expect(html).toMatch(/at .+built-in-templates\.test\.ts:\d+:\d+/);
+    expect(html).toContain('<dd>req-1</dd>');
+  });
+
+  it('renders with only a message, and does not depend on the app layout', async () => {
+    const broken = rendererFor({ 'fw/layout.html': '{{ broken( }}' }, { debug: true });
+    const html = await broken.render('fw/debug-error.html', { message: 'boom' });
+    expect(html).toContain('<h1>boom</h1>');
+    expect(html).not.toContain('Template');
+  });
+});
