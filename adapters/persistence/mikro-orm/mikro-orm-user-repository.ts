@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntityDictionary, MikroORM } from '@mikro-orm/core';
 import { normalizeEmail } from '../../../domain/users/email.js';
 import { User } from '../../../domain/users/user.js';
 import type { NewUser } from '../../../domain/users/user.js';
@@ -61,7 +61,7 @@ export class MikroOrmUserRepository implements UserRepository {
    */
   private async findOneWhere(column: 'id' | 'email', value: number | string): Promise<User | null> {
     const em = this.orm.em.fork();
-    const rows = await em.getConnection().execute<Record<string, unknown>[]>(`SELECT * FROM users WHERE ${column} = ? LIMIT 1`, [value]);
+    const rows = (await em.getConnection().execute(`SELECT * FROM users WHERE ${column} = ? LIMIT 1`, [value])) as EntityDictionary<User>[];
     return rows[0] === undefined ? null : em.map(User, rows[0]);
   }
 }
