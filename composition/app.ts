@@ -3,15 +3,21 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliKernel } from '../adapters/cli/kernel.js';
 import type { CommandIO } from '../adapters/cli/command.js';
-import { startHttpServer } from '../adapters/http/hapi/http-server.js';
+import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
+import type { ContextKey, Handler, Middleware, RequestContext } from '../adapters/http/request-context.js';
 import { PinoLogger } from '../adapters/log/pino-logger.js';
 import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import { buildRouteTable } from '../domain/routing/route-table.js';
+import type { RouteTable } from '../domain/routing/route-table.js';
+import type { Environment } from 'nunjucks';
+import { buildHttpServer } from './http.js';
+import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
 import { loadConfig } from './config.js';
 import type { Config } from './config.js';
-import { buildContainer } from './container.js';
+import { buildContainer, provide } from './container.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import type { Module, Seeder } from './module.js';
@@ -31,6 +37,8 @@ export interface AppOptions {
   envFile?: string | false;
   /** A logger instead of the one the configuration describes (tests). */
   logger?: Logger;
+  /** A clock instead of the system's (tests that move time). */
+  clock?: Clock;
 }
 
 export interface RunningApp {
@@ -50,6 +58,10 @@ export interface RunningApp {
  */
 export class App {
   private readonly modules: Module[] = [];
+  private readonly layers: Middleware[] = [];
+  private readonly provided = new Map<symbol, unknown>();
+  private readonly shares: SharedValue[] = [];
+  private readonly templateHooks: ((env: Environment) => void)[] = [];
   private booted: Promise<AppServices> | null = null;
 
   private constructor(private readonly options: AppOptions) {}
@@ -68,6 +80,37 @@ export class App {
     }
     this.modules.push(module);
     return this;
+  }
+
+  /** Middleware around every route of the app's modules; the first added is outermost. */
+  layer(middleware: Middleware): this {
+    this.layers.push(middleware);
+    return this;
+  }
+
+  /** A value handlers read with `ctx.provided(key)`. */
+  provide<T>(key: ContextKey<T>, value: T): this {
+    this.provided.set(key, value);
+    return this;
+  }
+
+  /** A value every view receives under `name`, computed once per request. */
+  share(name: string, compute: (ctx: RequestContext) => unknown): this {
+    this.shares.push({ name, compute });
+    return this;
+  }
+
+  /** Customises the template environment (filters, globals): `app.templates(env => env.addFilter(…))`. */
+  templates(configure: (env: Environment) => void): this {
+    this.templateHooks.push(configure);
+    return this;
+  }
+
+  /** Every route of the app's modules, validated: duplicate names or routes stop start-up. */
+  routeTable(): RouteTable<Handler> {
+    return buildRouteTable(
+      this.modules.flatMap((module) => (module.routes === undefined ? [] : [{ module: module.name, routes: module.routes }])),
+    );
   }
 
   /** The core module first, then the app's modules in the order given, then the app's own folder. */
@@ -121,14 +164,21 @@ export class App {
     const logger = services.get(TOKENS.logger);
     const migrated = await services.get(TOKENS.migrator).migrate();
     if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
-    const { host, port } = services.config.server;
-    const server = await startHttpServer({ host, port, logger });
-    logger.info('serving', { url: services.config.app.url, listening: server.uri });
+    const server = await buildHttpServer(services, {
+      root: this.root,
+      table: this.routeTable(),
+      layers: this.layers,
+      provided: this.provided,
+      shares: this.shares,
+      templates: this.templateHooks,
+    });
+    await server.start();
+    logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
     return {
-      url: server.uri,
+      url: server.info.uri,
       services,
       stop: async () => {
-        await server.stop();
+        await server.stop({ timeout: 10_000 });
         await this.close();
       },
     };
@@ -144,6 +194,10 @@ export class App {
     const database = await openDatabase(config.database);
     try {
       const container = buildContainer({ config, logger, database, migrationSources: this.migrationSources() });
+      if (this.options.clock !== undefined) {
+        const clock = this.options.clock;
+        provide(container, TOKENS.clock, [], () => clock);
+      }
       return appServices(config, container, async () => {
         await database.close();
         if (logger instanceof PinoLogger) logger.flush();

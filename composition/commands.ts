@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { CliCommand } from '../adapters/cli/command.js';
 import { keyGenerateCommand } from '../adapters/cli/commands/key-generate.js';
 import { migrateCommands } from '../adapters/cli/commands/migrate.js';
+import { routeListCommand } from '../adapters/cli/commands/route-list.js';
+import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import type { App } from './app.js';
@@ -39,6 +41,12 @@ export function frameworkCommands(app: App): CliCommand[] {
           names.push(seeder.name);
         }
         return names;
+      },
+    }),
+    routeListCommand({
+      routes() {
+        const table = app.routeTable();
+        return { rows: routeListRows(table), hasDomains: routeListHasDomains(table) };
       },
     }),
     ...userCommands({

@@ -1,3 +1,5 @@
+import type { Handler } from '../adapters/http/request-context.js';
+import { Routes } from '../domain/routing/routes.js';
 import type { AppOptions } from './app.js';
 import { App } from './app.js';
 import { TOKENS } from './tokens.js';
@@ -10,6 +12,8 @@ import { TOKENS } from './tokens.js';
 export function createDefaultApp(options: AppOptions = {}): App {
   return App.create(options).module({
     name: 'demo',
+    // The welcome page; an app puts its own `/` in place of this module.
+    routes: new Routes<Handler>().view('/', 'fw/home.html').name('home'),
     seeders: [
       {
         // A verified user to sign in with during development: test@example.com / password.

@@ -1,4 +1,6 @@
 import type { CliCommand } from '../adapters/cli/command.js';
+import type { Handler } from '../adapters/http/request-context.js';
+import type { Routes } from '../domain/routing/routes.js';
 import type { AppServices } from './services.js';
 
 /** A seeder fills the database with data for development or a demo (`db:seed`). */
@@ -8,12 +10,14 @@ export interface Seeder {
 }
 
 /**
- * A piece of an app: its name, its migrations folder, its commands and seeders. Modules are
- * ordered: their migrations and commands come in the order the app registers them. Routes,
- * listeners and templates join this shape as the HTTP kernel and the modules land.
+ * A piece of an app: its name, routes, migrations folder, commands and seeders. Modules are
+ * ordered: their routes, migrations and commands come in the order the app registers them.
+ * Listeners join this shape with the modules that publish events.
  */
 export interface Module {
   readonly name: string;
+  /** The module's routes; `route:list` shows the module's name next to each. */
+  readonly routes?: Routes<Handler>;
   /** Absolute path of a folder of `<timestamp>_<name>.up.sql` files. */
   readonly migrations?: string;
   commands?(services: () => Promise<AppServices>): CliCommand[];

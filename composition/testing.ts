@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { MemoryLogger } from '../adapters/log/memory-logger.js';
 import type { LogLine } from '../adapters/log/memory-logger.js';
-import type { AppOptions, CommandOutcome } from './app.js';
+import type { Clock } from '../ports/clock.js';
+import type { AppOptions, CommandOutcome, RunningApp } from './app.js';
 import { App } from './app.js';
 import { createDefaultApp } from './default-app.js';
 
@@ -12,6 +14,8 @@ export interface TestAppOptions {
   root?: string;
   /** Builds the app under test from the options; the default app when omitted. */
   build?: (options: AppOptions) => App;
+  /** A clock the test moves (`FixedClock`), instead of the system's. */
+  clock?: Clock;
 }
 
 /**
@@ -25,6 +29,8 @@ export class TestApp {
   private constructor(options: TestAppOptions) {
     const environment = {
       APP_ENV: 'testing',
+      HOST: '127.0.0.1',
+      PORT: '0',
       APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
       DATABASE_URL: 'sqlite::memory:',
       LOG_LEVEL: 'silent',
@@ -32,6 +38,7 @@ export class TestApp {
     };
     const appOptions: AppOptions = { environment, envFile: false, logger: new MemoryLogger(this.logs) };
     if (options.root !== undefined) appOptions.root = options.root;
+    if (options.clock !== undefined) appOptions.clock = options.clock;
     this.app = (options.build ?? createDefaultApp)(appOptions);
   }
 
@@ -43,9 +50,121 @@ export class TestApp {
     return this.app.kernel().call(command, args);
   }
 
+  /** Serves the app on a free port of 127.0.0.1, with migrations run, over a real socket. */
+  async serve(): Promise<TestServer> {
+    const running = await this.app.serve();
+    return new TestServer(running);
+  }
+
   close(): Promise<void> {
     return this.app.close();
   }
 }
 
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (throws when it is not). */
+  json<T = unknown>(): T;
+  /** Where a redirect points, relative to the server (`/login`), or null. */
+  location: string | null;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** A form (urlencoded), or a JSON body when `json` is set. */
+  form?: Record<string, string | string[]>;
+  json?: unknown;
+  body?: string | Uint8Array;
+}
+
+/** A running test server and browser-like clients that keep cookies and do not follow redirects. */
+export class TestServer {
+  constructor(private readonly running: RunningApp) {}
+
+  get url(): string {
+    return this.running.url;
+  }
+
+  client(): TestClient {
+    return new TestClient(this.running.url);
+  }
+
+  stop(): Promise<void> {
+    return this.running.stop();
+  }
+}
+
+export class TestClient {
+  /** Cookies by name, as a browser would send them back. */
+  readonly cookies = new Map<string, string>();
+
+  constructor(private readonly base: string) {}
+
+  get(path: string, options: RequestOptions = {}): Promise<TestResponse> {
+    return this.request('GET', path, options);
+  }
+
+  post(path: string, options: RequestOptions = {}): Promise<TestResponse> {
+    return this.request('POST', path, options);
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Uint8Array | undefined = options.body;
+    if (options.form !== undefined) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(options.form)) for (const item of [value].flat()) params.append(key, item);
+      body = params.toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (this.cookies.size > 0 && headers['cookie'] === undefined) {
+      headers['cookie'] = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    // node:http rather than fetch: fetch drops a Host header, and tests of domains need one.
+    const response = await send(new URL(path, this.base), method, headers, body);
+    for (const line of response.headers.getSetCookie()) this.remember(line);
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: response.text,
+      json: <T>() => JSON.parse(response.text) as T,
+      location: response.headers.get('location'),
+    };
+  }
+
+  private remember(setCookie: string): void {
+    const [pair = '', ...attributes] = setCookie.split(';');
+    const equals = pair.indexOf('=');
+    const name = pair.slice(0, equals).trim();
+    const value = pair.slice(equals + 1).trim();
+    const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/iu.test(attribute) || /^\s*expires=thu, 01 jan 1970/iu.test(attribute));
+    if (expired || value === '') this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+}
+
 export { App };
+
+function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const received = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const item of [value ?? []].flat()) received.append(name, item);
+        }
+        resolve({ status: incoming.statusCode ?? 0, headers: received, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}

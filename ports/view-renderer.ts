@@ -53,4 +53,9 @@ export interface ViewRenderer {
   render(template: string, context: Record<string, unknown>, options?: RenderOptions): Promise<string>;
   /** Whether a template of that name exists (used to pick `errors/404.html`, then `errors/default.html`). */
   has(template: string): boolean;
+  /**
+   * Marks HTML the framework built itself (`csrf_field()`, `fw_head()`) as safe to print
+   * without escaping. Never for text that came from a visitor.
+   */
+  safe(html: string): unknown;
 }

@@ -56,6 +56,10 @@ export class NunjucksViewRenderer implements ViewRenderer {
     options.configure?.(this.env);
   }
 
+  safe(html: string): unknown {
+    return new nunjucks.runtime.SafeString(html);
+  }
+
   has(template: string): boolean {
     return this.loader.find(template) !== undefined;
   }

@@ -1,0 +1,116 @@
+import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
+import type { RouteLayer } from '../../../domain/routing/route-layer.js';
+import type { RouteTable } from '../../../domain/routing/route-table.js';
+import { matchRoute } from '../../../domain/routing/match.js';
+import { overriddenMethod } from '../../../domain/security/method-override.js';
+import { Redirect, View } from '../replies.js';
+import type { Reply } from '../replies.js';
+import type { Handler, Middleware } from '../request-context.js';
+import { KernelContext, headerText } from './kernel-context.js';
+import type { ContextShared, MatchedRoute } from './kernel-context.js';
+import { runOnion } from './pipeline.js';
+import type { Stage } from './pipeline.js';
+import type { PublicFiles } from './public-files.js';
+import { ErrorReply } from './resolved-replies.js';
+import { sendReply } from './send-reply.js';
+import type { SendOptions } from './send-reply.js';
+import { FORM_TOO_LARGE, formTooLarge } from './stages/body-limit.js';
+import { ASSET_CACHE } from './stages/built-in-routes.js';
+
+export interface DispatchOptions {
+  table: RouteTable<Handler>;
+  shared: ContextShared;
+  publicFiles: PublicFiles;
+  /** Stage 5 in the spec's order: session, (locale, user, CSRF,) views, (maintenance,) timeout. */
+  frameworkStages: readonly Stage[];
+  /** `App.layer` middleware, first added outermost. */
+  appLayers: readonly Middleware[];
+  send: SendOptions;
+}
+
+/** The middleware functions of a route's layers, outermost first. */
+export function routeMiddleware(layers: readonly RouteLayer[]): Middleware[] {
+  return layers.map((layer) => layer.layer as Middleware);
+}
+
+function noRoute(path: string): MatchedRoute {
+  return { name: null, pattern: path, params: {}, domainParams: {} };
+}
+
+function refusal(status: number, headers: Record<string, string> = {}): () => Promise<Reply> {
+  return () => Promise.resolve(new ErrorReply({ status, detail: '', headers }) as unknown as Reply);
+}
+
+/**
+ * The handler of hapi's one catch-all route: public files first (before sessions), then the
+ * app's routes matched by the domain's router (host, method after override, path), then the
+ * onion of framework stages, app layers, route layers and the handler.
+ */
+export function dispatcher(options: DispatchOptions): Lifecycle.Method {
+  const { frameworkStages, appLayers } = options;
+  return async (request: Request, h: ResponseToolkit) => {
+    if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
+    const path = request.url.pathname;
+    const requestMethod = request.method.toUpperCase();
+
+    if (requestMethod === 'GET' || requestMethod === 'HEAD') {
+      const file = options.publicFiles.lookup(path);
+      if (file !== null) {
+        const versioned = typeof request.query['v'] === 'string';
+        return h.file(file.absolutePath, { confine: false }).header('cache-control', versioned ? ASSET_CACHE : 'public, max-age=0, must-revalidate');
+      }
+    }
+
+    const payload = request.payload as Record<string, unknown> | null | undefined;
+    const method = overriddenMethod(requestMethod, {
+      field: typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload) ? payload['_method'] : undefined,
+      header: headerText(request.headers['x-http-method-override']),
+    });
+    const match = matchRoute(options.table, { method, host: request.info.host, path });
+
+    let matched: MatchedRoute;
+    let layers: readonly (Stage | Middleware)[] = frameworkStages;
+    let handler: () => Promise<Reply>;
+    let ctx: KernelContext;
+    switch (match.kind) {
+      case 'matched': {
+        const { route } = match;
+        matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
+        ctx = new KernelContext(request, method, matched, options.shared);
+        layers = [...frameworkStages, ...appLayers, ...routeMiddleware(route.layers)];
+        const target = route.target;
+        const context = ctx;
+        handler =
+          target.kind === 'handler'
+            ? async () => target.handler(context)
+            : target.kind === 'view'
+              ? () => Promise.resolve(View.make(target.template))
+              : () => Promise.resolve(Redirect.to(target.to).withStatus(target.status));
+        break;
+      }
+      case 'fallback': {
+        matched = { ...noRoute(path), domainParams: match.domainParams };
+        ctx = new KernelContext(request, method, matched, options.shared);
+        layers = [...frameworkStages, ...appLayers];
+        const fallback = match.fallback.handler;
+        const context = ctx;
+        handler = async () => fallback(context);
+        break;
+      }
+      case 'method-not-allowed':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(405, { allow: match.allowed.join(', ') });
+        break;
+      case 'bad-path':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(400);
+        break;
+      case 'not-found':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(404);
+        break;
+    }
+    const reply = await runOnion(ctx, layers, handler);
+    return sendReply(h, reply, options.send);
+  };
+}

@@ -1,0 +1,113 @@
+import Hapi from '@hapi/hapi';
+import type { Server } from '@hapi/hapi';
+import Inert from '@hapi/inert';
+import type { AppKeys } from '../../../domain/security/app-keys.js';
+import type { TrustedProxies } from '../../../domain/security/client-ip.js';
+import type { RouteTable } from '../../../domain/routing/route-table.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { Logger } from '../../../ports/logger.js';
+import type { RandomSource } from '../../../ports/random-source.js';
+import type { ViewRenderer } from '../../../ports/view-renderer.js';
+import { CookieSealer } from '../cookie-sealer.js';
+import type { Handler, Middleware } from '../request-context.js';
+import { dispatcher } from './dispatch.js';
+import { ErrorResponder } from './error-responder.js';
+import { hapiErrorPages } from './hapi-errors.js';
+import { PublicFiles } from './public-files.js';
+import { bodyLimitStage } from './stages/body-limit.js';
+import { builtInRoutes } from './stages/built-in-routes.js';
+import { requestIdStage } from './stages/request-id.js';
+import { securityHeadersStage } from './stages/security-headers.js';
+import { sessionStage } from './stages/session.js';
+import { timeoutStage } from './stages/timeout.js';
+import { viewsStage } from './stages/views.js';
+import { viewGlobals } from './view-globals.js';
+import type { AppInfo, SharedValue } from './view-globals.js';
+
+export interface HttpKernelOptions {
+  host: string;
+  port: number;
+  app: AppInfo;
+  /** APP_DEBUG on with APP_ENV=local: error pages show the request, the error and the template line. */
+  debugPages: boolean;
+  uploadMaxBytes: number;
+  requestTimeoutMs: number;
+  trustedProxies: TrustedProxies;
+  sessionLifetimeMinutes: number;
+  keys: AppKeys;
+  logger: Logger;
+  clock: Clock;
+  random: RandomSource;
+  renderer: ViewRenderer;
+  /** The app's `public/` folder, or null. */
+  publicDir: string | null;
+  table: RouteTable<Handler>;
+  appLayers: readonly Middleware[];
+  provided: ReadonlyMap<symbol, unknown>;
+  shares: readonly SharedValue[];
+}
+
+const ROBOTS_TXT = 'User-agent: *\nDisallow:\n';
+
+/**
+ * Builds the hapi server with the pipeline of spec 001, in its order. hapi does the HTTP:
+ * parsing, payload limits, cookies, files; the route table, the session, views and errors are
+ * the framework's. The server is returned configured and not yet listening.
+ */
+export async function createHttpKernel(options: HttpKernelOptions): Promise<Server> {
+  const https = options.app.url.startsWith('https://');
+  const server = Hapi.server({
+    host: options.host,
+    port: options.port,
+    router: { stripTrailingSlash: false },
+    state: { strictHeader: false, ignoreErrors: true, clearInvalid: false },
+    routes: {
+      state: { parse: true, failAction: 'ignore' },
+      response: { emptyStatusCode: 204 },
+    },
+  });
+  await server.register(Inert);
+
+  const renderer = options.renderer;
+  const errors = new ErrorResponder(renderer, options.debugPages);
+  const publicFiles = new PublicFiles(options.publicDir);
+  const sealer = new CookieSealer({ encryption: options.keys.cookieEncryption, integrity: options.keys.cookieIntegrity });
+  const appOrigin = new URL(options.app.url).origin;
+  const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };
+
+  // Registered first: a page made from one of hapi's errors still gets the headers below.
+  hapiErrorPages(server, errors, () => ({ app: options.app }));
+  securityHeadersStage(server, { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger });
+  requestIdStage(server, options.random);
+  bodyLimitStage(server, options.uploadMaxBytes);
+  builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
+
+  const frameworkStages = [
+    sessionStage({ sealer, clock: options.clock, random: options.random, lifetimeMinutes: options.sessionLifetimeMinutes }),
+    // Locale, the user, CSRF and maintenance mode join here with the sessions-and-security work.
+    viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin }),
+    timeoutStage(options.requestTimeoutMs),
+  ];
+
+  server.route({
+    method: '*',
+    path: '/{path*}',
+    options: {
+      payload: {
+        maxBytes: options.uploadMaxBytes,
+        output: 'data',
+        parse: true,
+        multipart: { output: 'data' },
+      },
+    },
+    handler: dispatcher({
+      table: options.table,
+      shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer },
+      publicFiles,
+      frameworkStages,
+      appLayers: options.appLayers,
+      send: { sealer, https },
+    }),
+  });
+  return server;
+}

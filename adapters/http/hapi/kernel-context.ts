@@ -1,0 +1,186 @@
+import type { Request } from '@hapi/hapi';
+import { isApiClient, partialUpdate } from '../../../domain/http/request-kind.js';
+import type { PartialUpdate } from '../../../domain/http/request-kind.js';
+import { routeNameIs } from '../../../domain/routing/route-name.js';
+import type { RouteTable } from '../../../domain/routing/route-table.js';
+import { urlFor } from '../../../domain/routing/url.js';
+import type { QueryValue } from '../../../domain/routing/url.js';
+import type { Session } from '../../../domain/session/session.js';
+import type { Logger } from '../../../ports/logger.js';
+import type { CookieSealer } from '../cookie-sealer.js';
+import type { Cookies } from '../cookies.js';
+import { HttpAbort } from '../http-error.js';
+import type { ContextKey, CurrentRoute, Handler, PathParameters, RequestContext } from '../request-context.js';
+import { stateOf } from './request-state.js';
+
+/** What every request's context shares: fixed when the kernel starts. */
+export interface ContextShared {
+  table: RouteTable<Handler>;
+  appUrl: string;
+  locale: string;
+  provided: ReadonlyMap<symbol, unknown>;
+  sealer: CookieSealer;
+}
+
+export interface MatchedRoute {
+  name: string | null;
+  pattern: string;
+  params: Record<string, string>;
+  domainParams: Record<string, string>;
+}
+
+/** Thrown for a programmer's mistake that must answer 500 with a message naming it. */
+export class KernelMisuse extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KernelMisuse';
+  }
+}
+
+const INTEGER = /^-?\d{1,15}$/u;
+
+/**
+ * The request context handed to handlers and middleware. The session is attached by the
+ * session stage; reading it before is a programmer error.
+ */
+export class KernelContext implements RequestContext {
+  readonly method: string;
+  readonly path: string;
+  readonly params: PathParameters;
+  readonly route: CurrentRoute;
+  readonly domainParams: { get(name: string): string | undefined };
+  readonly cookies: Cookies;
+  readonly hx: PartialUpdate;
+  readonly isApiClient: boolean;
+  private attached: Session | null = null;
+  private readonly currents = new Map<symbol, unknown>();
+
+  constructor(
+    readonly request: Request,
+    method: string,
+    matched: MatchedRoute,
+    private readonly shared: ContextShared,
+  ) {
+    this.method = method;
+    this.path = request.path;
+    this.params = pathParameters(matched);
+    this.route = {
+      name: matched.name,
+      path: matched.pattern,
+      is: (...patterns: string[]) => routeNameIs(matched.name, patterns),
+    };
+    this.domainParams = { get: (name) => matched.domainParams[name] };
+    const state = request.state as Record<string, unknown> | null;
+    this.cookies = {
+      get: (name) => {
+        const value = state?.[name];
+        return typeof value === 'string' ? value : undefined;
+      },
+      getEncrypted: async <T>(name: string) => {
+        const value = state?.[name];
+        return typeof value === 'string' ? ((await shared.sealer.unseal(name, value)) as T | undefined) : undefined;
+      },
+    };
+    this.hx = partialUpdate((name) => headerText(request.headers[name]));
+    this.isApiClient = isApiClient({
+      accept: headerText(request.headers['accept']),
+      contentType: headerText(request.headers['content-type']),
+      authorization: headerText(request.headers['authorization']),
+    });
+  }
+
+  get query(): Readonly<Record<string, string | string[]>> {
+    return this.request.query as Record<string, string | string[]>;
+  }
+
+  get page(): number {
+    const raw = this.request.query['page'];
+    const value = typeof raw === 'string' && /^\d{1,9}$/u.test(raw) ? Number(raw) : 1;
+    return Math.max(1, value);
+  }
+
+  get headers(): Readonly<Record<string, string | string[] | undefined>> {
+    return this.request.headers;
+  }
+
+  get ip(): string | null {
+    return stateOf(this.request).clientIp;
+  }
+
+  get requestId(): string {
+    return stateOf(this.request).requestId;
+  }
+
+  get log(): Logger {
+    return stateOf(this.request).log;
+  }
+
+  get locale(): string {
+    return this.shared.locale;
+  }
+
+  get session(): Session {
+    if (this.attached === null) throw new KernelMisuse('The session is read before the session stage ran');
+    return this.attached;
+  }
+
+  attachSession(session: Session): void {
+    this.attached = session;
+  }
+
+  hasSession(): boolean {
+    return this.attached !== null;
+  }
+
+  body(): unknown {
+    return this.request.payload;
+  }
+
+  provided<T>(key: ContextKey<T>): T {
+    if (!this.shared.provided.has(key)) throw new KernelMisuse(`Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
+    return this.shared.provided.get(key) as T;
+  }
+
+  current<T>(key: ContextKey<T>): T {
+    if (!this.currents.has(key)) throw new KernelMisuse(`No middleware set ${key.description ?? 'a key'} for this request`);
+    return this.currents.get(key) as T;
+  }
+
+  currentOrNull<T>(key: ContextKey<T>): T | null {
+    return this.currents.has(key) ? (this.currents.get(key) as T) : null;
+  }
+
+  setCurrent<T>(key: ContextKey<T>, value: T): void {
+    this.currents.set(key, value);
+  }
+
+  url(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
+    return urlFor(this.shared.table, name, args, query as Record<string, QueryValue> | undefined);
+  }
+
+  absoluteUrl(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
+    return `${this.shared.appUrl}${this.url(name, args, query)}`;
+  }
+}
+
+function pathParameters(matched: MatchedRoute): PathParameters {
+  const read = (name: string): string => {
+    const value = matched.params[name];
+    if (value === undefined) throw new KernelMisuse(`The route ${matched.pattern} has no parameter {${name}}`);
+    return value;
+  };
+  return {
+    all: matched.params,
+    string: read,
+    int(name) {
+      const value = read(name);
+      const number = Number(value);
+      if (!INTEGER.test(value) || !Number.isSafeInteger(number)) throw new HttpAbort(404, '');
+      return number;
+    },
+  };
+}
+
+export function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

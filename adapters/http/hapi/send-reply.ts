@@ -1,0 +1,65 @@
+import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
+import type { CookieSealer } from '../cookie-sealer.js';
+import { SetCookie } from '../cookies.js';
+import { Combined, Download, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from '../replies.js';
+import type { Reply } from '../replies.js';
+import { RawReply, ResolvedRedirect } from './resolved-replies.js';
+
+export interface SendOptions {
+  sealer: CookieSealer;
+  /** APP_URL is https: every cookie is `Secure`. */
+  https: boolean;
+}
+
+/**
+ * Turns a finished reply into hapi's response: the one place where reply values meet HTTP.
+ * Views and redirects arrive resolved by the views stage.
+ */
+export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendOptions): Promise<ResponseObject> {
+  if (reply instanceof Combined) {
+    const response = await sendReply(h, reply.primary, options);
+    for (const extra of reply.extras) {
+      if (extra instanceof SetCookie) await setCookie(response, extra, options);
+      else if (extra instanceof HxHeader) response.header(extra.name, extra.value);
+    }
+    return response;
+  }
+  if (reply instanceof RawReply) {
+    const response = h.response(reply.body).code(reply.status).type(reply.contentType);
+    for (const [name, value] of Object.entries(reply.headers)) response.header(name, value);
+    return response;
+  }
+  if (reply instanceof ResolvedRedirect) return h.response().code(reply.status).location(reply.location);
+  if (reply instanceof JsonReply) return h.response(JSON.stringify(reply.data ?? null)).code(reply.status).type('application/json; charset=utf-8');
+  if (reply instanceof TextReply) return h.response(reply.text).code(reply.status).type(reply.contentType);
+  if (reply instanceof StatusReply) return h.response().code(reply.status);
+  if (reply instanceof Download) {
+    return h
+      .response(typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body))
+      .type(reply.contentType)
+      .header('content-disposition', reply.contentDisposition())
+      .header('x-content-type-options', 'nosniff');
+  }
+  if (reply instanceof View || reply instanceof Redirect) throw new Error('A view or redirect reached the wire without the views stage');
+  if (typeof reply === 'string') return h.response(reply).type('text/html; charset=utf-8');
+  if (reply === null) return h.response().code(204);
+  return h.response(JSON.stringify(reply)).type('application/json; charset=utf-8');
+}
+
+async function setCookie(response: ResponseObject, cookie: SetCookie, options: SendOptions): Promise<void> {
+  const { path, httpOnly, sameSite, maxAgeSeconds, encrypted, remove } = cookie.options;
+  if (remove) {
+    response.unstate(cookie.name, { path });
+    return;
+  }
+  const value = encrypted ? await options.sealer.seal(cookie.name, cookie.value) : String(cookie.value);
+  response.state(cookie.name, value, {
+    encoding: 'none',
+    path,
+    isHttpOnly: httpOnly,
+    isSameSite: sameSite,
+    isSecure: options.https,
+    ttl: maxAgeSeconds === null ? null : maxAgeSeconds * 1000,
+    strictHeader: false,
+  });
+}

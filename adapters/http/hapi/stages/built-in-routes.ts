@@ -1,0 +1,49 @@
+import type { Server } from '@hapi/hapi';
+// Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
+import type {} from '@hapi/inert';
+import type { PublicFiles } from '../public-files.js';
+
+export interface BuiltInRouteOptions {
+  publicFiles: PublicFiles;
+  robotsTxt: string;
+}
+
+/** A year: asset URLs carry their content's hash, so they never go stale. */
+export const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/**
+ * Stage 4: routes the framework answers before sessions and maintenance mode, for any Host.
+ * `/health` keeps answering during maintenance and does not touch the database: a database
+ * outage should not make an orchestrator restart healthy processes in a loop. `/robots.txt`
+ * and `/favicon.ico` come from `public/` when the app has them.
+ */
+export function builtInRoutes(server: Server, options: BuiltInRouteOptions): void {
+  const plain = { state: { parse: false, failAction: 'ignore' as const } };
+  server.route({
+    method: 'GET',
+    path: '/health',
+    options: plain,
+    handler: (_request, h) => h.response({ status: 'ok' }).header('cache-control', 'no-store'),
+  });
+  server.route({
+    method: 'GET',
+    path: '/robots.txt',
+    options: plain,
+    handler: (request, h) => {
+      const file = options.publicFiles.lookup(request.path);
+      if (file !== null) return h.file(file.absolutePath, { confine: false });
+      return h.response(options.robotsTxt).type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
+    },
+  });
+  server.route({
+    method: 'GET',
+    path: '/favicon.ico',
+    options: plain,
+    handler: (request, h) => {
+      const file = options.publicFiles.lookup(request.path);
+      if (file !== null) return h.file(file.absolutePath, { confine: false });
+      // No icon: an empty answer browsers may cache, instead of a 404 page on every visit.
+      return h.response().code(204).header('cache-control', 'public, max-age=86400');
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import type { PartialUpdate } from '../../domain/http/request-kind.js';
+import type { Session } from '../../domain/session/session.js';
+import type { Logger } from '../../ports/logger.js';
+import type { Cookies } from './cookies.js';
+import type { Reply } from './replies.js';
+
+/** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.setCurrent`). */
+export type ContextKey<T> = symbol & { readonly __value?: T };
+
+export function contextKey<T>(description: string): ContextKey<T> {
+  return Symbol(description);
+}
+
+export interface CurrentRoute {
+  /** The route's name, or null for an unnamed route and the fallback. */
+  readonly name: string | null;
+  /** The route's pattern, e.g. `/products/{id}`. */
+  readonly path: string;
+  /** Whether the name matches any of the patterns; `*` stands for anything (`products.*`). */
+  is(...patterns: string[]): boolean;
+}
+
+export interface PathParameters {
+  /** The parameter as text; a parameter the route lacks is a programmer error (500). */
+  string(name: string): string;
+  /** The parameter as a whole number; one that does not parse answers 404. */
+  int(name: string): number;
+  readonly all: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a handler and a middleware receive: the spec's extractors as one typed object.
+ * Everything is read lazily; nothing here touches the network.
+ */
+export interface RequestContext {
+  readonly method: string;
+  readonly path: string;
+  readonly params: PathParameters;
+  readonly query: Readonly<Record<string, string | string[]>>;
+  /** `?page=` as a page number, at least 1. */
+  readonly page: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly session: Session;
+  readonly cookies: Cookies;
+  readonly hx: PartialUpdate;
+  readonly ip: string | null;
+  readonly requestId: string;
+  readonly route: CurrentRoute;
+  readonly domainParams: { get(name: string): string | undefined };
+  readonly locale: string;
+  readonly log: Logger;
+  /** API clients get JSON refusals: `Accept: application/json`, a JSON body or an `Authorization` header. */
+  readonly isApiClient: boolean;
+  /** The unvalidated body: form fields or JSON. */
+  body(): unknown;
+  /** A value given with `App.provide(key, value)`; answers 500 naming the key when none was. */
+  provided<T>(key: ContextKey<T>): T;
+  /** A value a middleware set for this request with `setCurrent`; 500 when missing. */
+  current<T>(key: ContextKey<T>): T;
+  currentOrNull<T>(key: ContextKey<T>): T | null;
+  setCurrent<T>(key: ContextKey<T>, value: T): void;
+  /** A named route's path: arguments fill its blanks in order. */
+  url(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
+  /** The same, starting with APP_URL. */
+  absoluteUrl(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
+}
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+/** Code around the handler: before `next()` runs before it, after runs after it. */
+export type Middleware = (ctx: RequestContext, next: () => Promise<Reply>) => Reply | Promise<Reply>;

@@ -1,0 +1,21 @@
+/**
+ * The framework's public API: what an app imports to build itself.
+ *
+ *     import { App, Routes, View, Redirect } from 'fw';
+ *     const app = App.create().module({ name: 'shop', routes: new Routes().get('/', () => View.make('home.html')) });
+ */
+export { App, AppKernel } from './app.js';
+export type { AppOptions, RunningApp, CommandOutcome } from './app.js';
+export type { Module, Seeder } from './module.js';
+export { TestApp } from './testing.js';
+export { createDefaultApp } from './default-app.js';
+export { ConfigError } from './config.js';
+export type { Config } from './config.js';
+export { TOKENS } from './tokens.js';
+export { AppRoutes as Routes } from './routes.js';
+export { View, Redirect, Download, Toast, HxHeader, combine, json, text, html, status } from '../adapters/http/replies.js';
+export type { Reply } from '../adapters/http/replies.js';
+export { SetCookie } from '../adapters/http/cookies.js';
+export { abort, abortIf, abortUnless, HttpAbort } from '../adapters/http/http-error.js';
+export { contextKey } from '../adapters/http/request-context.js';
+export type { RequestContext, Handler, Middleware, ContextKey } from '../adapters/http/request-context.js';
