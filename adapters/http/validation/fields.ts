@@ -1,0 +1,132 @@
+import { Struct, optional, string } from 'superstruct';
+import type { Coercer } from 'superstruct';
+
+/**
+ * Structs for form fields. A browser sends every field as text (or not at all), so each one
+ * coerces first: `validate` runs structs with `coerce: true`. Empty text counts as "not
+ * sent", so a blank optional number is `undefined`, not a failure, and a blank required one
+ * reads "is required". The struct `type` names (`integer`, `text`, …) pick the message a
+ * value that still does not parse gets (see `failure-messages.ts`).
+ */
+
+/** Trimmed text, or undefined for blank text, null and absence; anything else as it came. */
+function blankToUndefined(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function field<T>(type: string, coercer: Coercer, accepts: (value: unknown) => boolean): Struct<T, null> {
+  return new Struct<T, null>({ type, schema: null, coercer, validator: (value) => accepts(value) });
+}
+
+const CHECKED = new Set(['on', '1', 'true']);
+const UNCHECKED = new Set(['', '0', 'false', 'off']);
+
+/**
+ * A checkbox: a browser sends `on` (or the input's value) when ticked and nothing at all when
+ * not, so absence is `false`. With the hidden-input idiom (`0` then the checkbox's `1`) the
+ * last value wins. Other text fails, rather than quietly meaning "no".
+ */
+export function checkbox(): Struct<boolean, null> {
+  return field<boolean>(
+    'checkbox',
+    (value) => {
+      const last: unknown = Array.isArray(value) ? value.at(-1) : value;
+      if (last === undefined || last === null) return false;
+      if (typeof last === 'boolean') return last;
+      if (last === 1 || last === 0) return last === 1;
+      if (typeof last !== 'string') return value;
+      const text = last.trim().toLowerCase();
+      return CHECKED.has(text) ? true : UNCHECKED.has(text) ? false : value;
+    },
+    (value) => typeof value === 'boolean',
+  );
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/u;
+const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/iu;
+
+/** A whole number from text like `42` or `-7`; `4.5`, `1e3` and `0x10` fail. */
+export function integer(): Struct<number, null> {
+  return field<number>(
+    'integer',
+    (value) => {
+      const text = blankToUndefined(value);
+      return typeof text === 'string' && INTEGER_TEXT.test(text) ? Number(text) : text;
+    },
+    (value) => Number.isSafeInteger(value),
+  );
+}
+
+/** A decimal number from text like `3.25` or `-1e3`; `Infinity`, `0x10` and `1,5` fail. */
+export function number(): Struct<number, null> {
+  return field<number>(
+    'number',
+    (value) => {
+      const text = blankToUndefined(value);
+      return typeof text === 'string' && DECIMAL_TEXT.test(text) ? Number(text) : text;
+    },
+    (value) => typeof value === 'number' && Number.isFinite(value),
+  );
+}
+
+/**
+ * Required text, trimmed. Pass `{ trim: false }` for passwords: spaces at the ends are part
+ * of them (only all-blank text counts as missing there).
+ */
+export function text(options: { trim?: boolean } = {}): Struct<string, null> {
+  const trim = options.trim ?? true;
+  return field<string>(
+    'text',
+    (value) => (trim ? blankToUndefined(value) : value === '' || value === null ? undefined : value),
+    (value) => typeof value === 'string',
+  );
+}
+
+export function optionalText(options: { trim?: boolean } = {}): Struct<string | undefined, null> {
+  return optional(text(options));
+}
+
+/**
+ * Several values under one name (a multiple select, checkboxes): one value arrives as text,
+ * several as a list, none at all when nothing is chosen, which is an empty list.
+ */
+export function list(): Struct<string[], Struct<string, unknown>>;
+export function list<T>(item: Struct<T, unknown>): Struct<T[], Struct<T, unknown>>;
+export function list<T>(item?: Struct<T, unknown>): Struct<string[], Struct<string, unknown>> | Struct<T[], Struct<T, unknown>> {
+  return item === undefined ? listOf(string()) : listOf(item);
+}
+
+function listOf<T>(item: Struct<T, unknown>): Struct<T[], Struct<T, unknown>> {
+  return new Struct<T[], Struct<T, unknown>>({
+    type: 'list',
+    schema: item,
+    coercer: (value) => {
+      if (value === undefined || value === null || value === '') return [];
+      if (Array.isArray(value)) return [...(value as unknown[])];
+      return typeof value === 'string' ? [value] : value;
+    },
+    validator: (value) => Array.isArray(value),
+    *entries(value) {
+      if (Array.isArray(value)) for (const [index, entry] of (value as unknown[]).entries()) yield [index, entry, item];
+    },
+  });
+}
+
+/**
+ * One of a fixed set (a select, radio buttons, an enum's variant names). Text matching a
+ * number variant becomes that number. Anything else is a validation error reported with
+ * the other fields' errors, not a refused request.
+ */
+export function oneOf<const V extends readonly (string | number)[]>(values: V): Struct<V[number], null> {
+  return field<V[number]>(
+    'oneOf',
+    (value) => {
+      const text = blankToUndefined(value);
+      return typeof text === 'string' ? (values.find((variant) => String(variant) === text) ?? text) : text;
+    },
+    (value) => values.includes(value as V[number]),
+  );
+}
