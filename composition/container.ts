@@ -9,6 +9,7 @@ import { Argon2PasswordHasher } from '../adapters/password/argon2-password-hashe
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import { MikroOrmUserRepository } from '../adapters/persistence/mikro-orm/mikro-orm-user-repository.js';
 import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
 import type { Logger } from '../ports/logger.js';
@@ -56,6 +57,7 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.random, [], () => new CryptoRandomSource());
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm));
+  provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
   provide(
     container,
     TOKENS.migrator,

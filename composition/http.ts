@@ -76,5 +76,6 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     appLayers: parts.layers,
     provided: parts.provided,
     shares: parts.shares,
+    forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
   });
 }

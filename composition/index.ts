@@ -19,3 +19,7 @@ export { SetCookie } from '../adapters/http/cookies.js';
 export { abort, abortIf, abortUnless, HttpAbort } from '../adapters/http/http-error.js';
 export { contextKey } from '../adapters/http/request-context.js';
 export type { RequestContext, Handler, Middleware, ContextKey } from '../adapters/http/request-context.js';
+export { formSchema } from '../adapters/http/validation/form-schema.js';
+export type { FormSchema } from '../adapters/http/validation/form-schema.js';
+export { checkbox, integer, number, text as textField, optionalText, list, oneOf } from '../adapters/http/validation/fields.js';
+export { object } from 'superstruct';

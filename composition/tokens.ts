@@ -9,6 +9,7 @@ import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
+import type { RecordLookup } from '../ports/record-lookup.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { SchemaMigrator } from '../ports/schema-migrator.js';
 import type { UserRepository } from '../ports/user-repository.js';
@@ -34,6 +35,7 @@ export const TOKENS = {
   migrationSources: token<readonly MigrationSource[]>('MigrationSources'),
   migrator: token<SchemaMigrator>('SchemaMigrator'),
   userRepository: token<UserRepository>('UserRepository'),
+  recordLookup: token<RecordLookup>('RecordLookup'),
   createUser: token<CreateUser>('CreateUser'),
   listUsers: token<ListUsers>('ListUsers'),
   findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),

@@ -3,6 +3,7 @@ import type { Session } from '../../domain/session/session.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Cookies } from './cookies.js';
 import type { Reply } from './replies.js';
+import type { FormSchema } from './validation/form-schema.js';
 
 /** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.setCurrent`). */
 export type ContextKey<T> = symbol & { readonly __value?: T };
@@ -53,6 +54,12 @@ export interface RequestContext {
   readonly isApiClient: boolean;
   /** The unvalidated body: form fields or JSON. */
   body(): unknown;
+  /**
+   * The form (or JSON body, or for GET the query) checked by the schema's steps. When it fails,
+   * the handler stops: a plain form goes back (303) with its errors and old input; a partial
+   * update or an API client gets 422 with the errors as JSON; a refused `authorize` is 403.
+   */
+  valid<T>(schema: FormSchema<T>): Promise<T>;
   /** A value given with `App.provide(key, value)`; answers 500 naming the key when none was. */
   provided<T>(key: ContextKey<T>): T;
   /** A value a middleware set for this request with `setCurrent`; 500 when missing. */

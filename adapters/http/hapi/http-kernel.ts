@@ -10,6 +10,7 @@ import type { RandomSource } from '../../../ports/random-source.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import { CookieSealer } from '../cookie-sealer.js';
 import type { Handler, Middleware } from '../request-context.js';
+import type { FormContext } from '../validation/form-context.js';
 import { dispatcher } from './dispatch.js';
 import { ErrorResponder } from './error-responder.js';
 import { hapiErrorPages } from './hapi-errors.js';
@@ -45,6 +46,8 @@ export interface HttpKernelOptions {
   appLayers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
   shares: readonly SharedValue[];
+  /** What form validation reaches beyond the input (unique/exists, current password). */
+  forms: Omit<FormContext, 'user'>;
 }
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow:\n';
@@ -102,7 +105,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
     },
     handler: dispatcher({
       table: options.table,
-      shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer },
+      shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms },
       publicFiles,
       frameworkStages,
       appLayers: options.appLayers,

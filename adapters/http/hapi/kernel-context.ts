@@ -10,7 +10,12 @@ import type { Logger } from '../../../ports/logger.js';
 import type { CookieSealer } from '../cookie-sealer.js';
 import type { Cookies } from '../cookies.js';
 import { HttpAbort } from '../http-error.js';
+import { Redirect, combine, json } from '../replies.js';
+import type { Reply } from '../replies.js';
 import type { ContextKey, CurrentRoute, Handler, PathParameters, RequestContext } from '../request-context.js';
+import type { FormContext } from '../validation/form-context.js';
+import type { FormSchema } from '../validation/form-schema.js';
+import { validate } from '../validation/validate.js';
 import { stateOf } from './request-state.js';
 
 /** What every request's context shares: fixed when the kernel starts. */
@@ -20,6 +25,16 @@ export interface ContextShared {
   locale: string;
   provided: ReadonlyMap<symbol, unknown>;
   sealer: CookieSealer;
+  /** What validation reaches beyond the input: the database for unique/exists, the hasher. */
+  forms: Omit<FormContext, 'user'>;
+}
+
+/** A handler stops with this reply (a failed form's way back): the views stage sends it. */
+export class StopWithReply extends Error {
+  constructor(readonly reply: Reply) {
+    super('The request stopped with a reply');
+    this.name = 'StopWithReply';
+  }
 }
 
 export interface MatchedRoute {
@@ -134,6 +149,20 @@ export class KernelContext implements RequestContext {
 
   body(): unknown {
     return this.request.payload;
+  }
+
+  async valid<T>(schema: FormSchema<T>): Promise<T> {
+    const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.request.payload ?? {});
+    // The user joins the form context with the sessions-and-security work; until then, a guest.
+    const result = await validate(schema, input, { ...this.shared.forms, user: null });
+    if (result.kind === 'valid') return result.value;
+    if (result.kind === 'forbidden') throw new HttpAbort(403, '');
+    if (this.isApiClient || this.hx.request) {
+      throw new StopWithReply(json({ message: 'The given data was invalid.', errors: result.errors }, 422));
+    }
+    if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) this.session.flashInput(input as Record<string, unknown>);
+    this.session.flashErrors(result.errors, schema.bag ?? 'default');
+    throw new StopWithReply(combine(Redirect.back()));
   }
 
   provided<T>(key: ContextKey<T>): T {

@@ -5,7 +5,7 @@ import { Combined, Redirect, Toast, View } from '../../replies.js';
 import type { Extra, Reply } from '../../replies.js';
 import type { ErrorAnswer, ErrorResponder } from '../error-responder.js';
 import type { KernelContext } from '../kernel-context.js';
-import { headerText } from '../kernel-context.js';
+import { StopWithReply, headerText } from '../kernel-context.js';
 import type { Stage } from '../pipeline.js';
 import { ErrorReply, RawReply, ResolvedRedirect } from '../resolved-replies.js';
 import { TOASTS_KEY } from '../view-globals.js';
@@ -77,7 +77,7 @@ export function viewsStage(options: ViewsStageOptions): Stage {
       reply = await next();
     } catch (error) {
       // Internal replies travel the onion like any other; the public Reply type does not list them.
-      reply = new ErrorReply(answerFor(error)) as unknown as Reply;
+      reply = error instanceof StopWithReply ? error.reply : (new ErrorReply(answerFor(error)) as unknown as Reply);
     }
     try {
       return await resolve(ctx, reply);
