@@ -9,7 +9,10 @@ import { useTempDir } from '../../support/databases.js';
 
 const signup = formSchema({
   struct: object({ name: textField(), email: textField(), age: integer(), terms: checkbox() }),
-  prepare: (input) => ({ ...(input as Record<string, unknown>), email: String((input as Record<string, unknown>)['email'] ?? '').toLowerCase() }),
+  prepare: (input) => {
+    const fields = input as Record<string, unknown>;
+    return { ...fields, email: typeof fields['email'] === 'string' ? fields['email'].toLowerCase() : fields['email'] };
+  },
   rules(v, value) {
     v.field('name').required().max(20);
     v.field('email').required().email().unique('users', 'email');
