@@ -21,6 +21,11 @@ export class SetCookie {
   }
 
   static make(name: string, value: string): SetCookie {
+    // Checked here, where the handler's stack points at the mistake: hapi would refuse it only
+    // while sending, after the error pages ran, with a bare 500 and no security headers.
+    if (typeof value !== 'string' || !COOKIE_TEXT.test(value)) {
+      throw new TypeError(`The value of cookie "${name}" must be printable ASCII without ';': encode it (encodeURIComponent) or use SetCookie.encrypted`);
+    }
     return new SetCookie(name, value, DEFAULTS);
   }
 
@@ -39,7 +44,8 @@ export class SetCookie {
   }
 
   path(path: string): SetCookie {
-    if (!path.startsWith('/')) throw new TypeError('a cookie path starts with /');
+    // Same reason as in make(): hapi refuses a path with ';' or control characters only while sending.
+    if (!path.startsWith('/') || !COOKIE_TEXT.test(path)) throw new TypeError('a cookie path starts with / and is printable ASCII without ;');
     return new SetCookie(this.name, this.value, { ...this.options, path });
   }
 
@@ -53,6 +59,9 @@ export class SetCookie {
     return new SetCookie(this.name, this.value, { ...this.options, sameSite: 'Strict' });
   }
 }
+
+/** What a cookie value or path may hold: one header line of printable ASCII, and no `;` (it ends the value). */
+const COOKIE_TEXT = /^[\x20-\x3a\x3c-\x7e]*$/u;
 
 const DEFAULTS = { encrypted: false, remove: false, maxAgeSeconds: null, path: '/', httpOnly: true, sameSite: 'Lax' } as const;
 

@@ -90,8 +90,17 @@ export const text = (body: string, status = 200) => new TextReply(body, status);
 export const html = (body: string, status = 200) => new TextReply(body, status, 'text/html; charset=utf-8');
 export const status = (code: number) => new StatusReply(code);
 
-/** Types a browser would run or render as a page of this site: always downloaded, never inline. */
-const NEVER_INLINE = /^(text\/html|application\/xhtml\+xml|text\/xml|application\/xml|image\/svg\+xml|text\/javascript|application\/javascript|application\/ecmascript|text\/ecmascript)/iu;
+/**
+ * Types a browser would run or render as a page of this site: always downloaded, never inline.
+ * Matched on the media type alone, trimmed: the list of exact names let through every other
+ * XML type (`application/rss+xml`, `application/atom+xml`, `text/xsl`, `application/mathml+xml`,
+ * which browsers render and may script) and `application/x-javascript`, and ` text/html` with a space.
+ */
+const NEVER_INLINE = /html|xml|xsl|javascript|ecmascript|jscript/iu;
+
+function mediaType(contentType: string): string {
+  return (contentType.split(';')[0] ?? '').trim();
+}
 
 export class Download {
   private constructor(
@@ -107,7 +116,7 @@ export class Download {
 
   /** Shown in the browser, except HTML, XML, SVG and JavaScript, which stay downloads. */
   inline(): Download {
-    return new Download(this.body, this.filename, this.contentType, NEVER_INLINE.test(this.contentType) ? 'attachment' : 'inline');
+    return new Download(this.body, this.filename, this.contentType, NEVER_INLINE.test(mediaType(this.contentType)) ? 'attachment' : 'inline');
   }
 
   /** `Content-Disposition` with a filename no browser can misread as a path or a header. */

@@ -1,3 +1,4 @@
+import { badRequest } from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteLayer } from '../../../domain/routing/route-layer.js';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
@@ -10,6 +11,7 @@ import { KernelContext, headerText } from './kernel-context.js';
 import type { ContextShared, MatchedRoute } from './kernel-context.js';
 import { runOnion } from './pipeline.js';
 import type { Stage } from './pipeline.js';
+import { rangeFits } from './public-files.js';
 import type { PublicFiles } from './public-files.js';
 import { ErrorReply } from './resolved-replies.js';
 import { sendReply } from './send-reply.js';
@@ -50,12 +52,20 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
   const { frameworkStages, appLayers } = options;
   return async (request: Request, h: ResponseToolkit) => {
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
-    const path = request.url.pathname;
+    // hapi builds `request.url` lazily from the Host header, and throws a TypeError for a Host
+    // that is no host (`a b`, `[`, `:`): that is the client's mistake, a 400, not a 500 page.
+    let path: string;
+    try {
+      path = request.url.pathname;
+    } catch {
+      throw badRequest('The Host header is not a valid host');
+    }
     const requestMethod = request.method.toUpperCase();
 
     if (requestMethod === 'GET' || requestMethod === 'HEAD') {
       const file = options.publicFiles.lookup(path);
       if (file !== null) {
+        if (!rangeFits(headerText(request.headers['range']), file.size)) delete request.headers['range'];
         const versioned = typeof request.query['v'] === 'string';
         return h.file(file.absolutePath, { confine: false }).header('cache-control', versioned ? ASSET_CACHE : 'public, max-age=0, must-revalidate');
       }

@@ -4,6 +4,8 @@ import { join, normalize, sep } from 'node:path';
 
 export interface PublicFile {
   absolutePath: string;
+  /** Bytes, for checking a Range against it. */
+  size: number;
 }
 
 /**
@@ -30,7 +32,8 @@ export class PublicFiles {
     const absolutePath = normalize(join(this.root, decoded));
     if (!absolutePath.startsWith(this.root + sep)) return null;
     try {
-      return statSync(absolutePath).isFile() ? { absolutePath } : null;
+      const stats = statSync(absolutePath);
+      return stats.isFile() ? { absolutePath, size: stats.size } : null;
     } catch {
       return null;
     }
@@ -49,4 +52,21 @@ export class PublicFiles {
     }
     return `${urlPath}?v=${entry.hash}`;
   }
+}
+
+/**
+ * Whether hapi can serve this Range of a file of `size` bytes. One it cannot (`bytes=5000-` of
+ * a small file) must be dropped before the file is sent: hapi would answer it with a 416 made
+ * after onPreResponse, without the security headers and the request id. RFC 9110 lets a server
+ * ignore any Range, and the whole file is a fine answer. Mirrors @hapi/ammo's rule: every
+ * range of the set must fit.
+ */
+export function rangeFits(range: string | undefined, size: number): boolean {
+  if (range === undefined) return true;
+  const specs = /^bytes=(.*)$/isu.exec(range)?.[1]?.split(',') ?? [];
+  return specs.every((spec) => {
+    const [first = '', last = ''] = spec.trim().split('-');
+    if (first === '') return Number(last) > 0; // the last n bytes
+    return Number(first) < size && (last === '' || Number(first) <= Number(last));
+  });
 }

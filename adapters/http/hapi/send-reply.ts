@@ -20,7 +20,7 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
     const response = await sendReply(h, reply.primary, options);
     for (const extra of reply.extras) {
       if (extra instanceof SetCookie) await setCookie(response, extra, options);
-      else if (extra instanceof HxHeader) response.header(extra.name, extra.value);
+      else if (extra instanceof HxHeader) response.header(extra.name, headerText(extra.value));
     }
     return response;
   }
@@ -29,7 +29,7 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
     for (const [name, value] of Object.entries(reply.headers)) response.header(name, value);
     return response;
   }
-  if (reply instanceof ResolvedRedirect) return h.response().code(reply.status).location(reply.location);
+  if (reply instanceof ResolvedRedirect) return h.response().code(reply.status).location(headerText(reply.location));
   if (reply instanceof JsonReply) return h.response(JSON.stringify(reply.data ?? null)).code(reply.status).type('application/json; charset=utf-8');
   if (reply instanceof TextReply) return h.response(reply.text).code(reply.status).type(reply.contentType);
   if (reply instanceof StatusReply) return h.response().code(reply.status);
@@ -44,6 +44,28 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
   if (typeof reply === 'string') return h.response(reply).type('text/html; charset=utf-8');
   if (reply === null) return h.response().code(204);
   return h.response(JSON.stringify(reply)).type('application/json; charset=utf-8');
+}
+
+/**
+ * A header value Node will send: Node refuses characters past U+00FF (hapi then fails after
+ * the error pages ran, answering a bare 500 without the security headers), sends U+0080-U+00FF
+ * as single bytes no client reads back as UTF-8, and CR/LF would end the header. So a URL
+ * (`Redirect.to('/café')`) goes out percent-encoded, and JSON (`HxHeader.trigger({ … })`)
+ * with `\u` escapes, which keep it the same JSON.
+ */
+function headerText(value: string): string {
+  if (/^[\x20-\x7e]*$/u.test(value)) return value;
+  if (value.startsWith('{') || value.startsWith('[')) {
+    // Per UTF-16 unit (no `u` flag): an emoji becomes its escaped surrogate pair, still valid JSON.
+    return value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
+  return value.replace(/[^\x21-\x7e]/gu, (c) => {
+    try {
+      return encodeURIComponent(c);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: U+FFFD, as a browser would send it
+    }
+  });
 }
 
 async function setCookie(response: ResponseObject, cookie: SetCookie, options: SendOptions): Promise<void> {

@@ -1,7 +1,8 @@
-import type { Server } from '@hapi/hapi';
+import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 // Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
 import type {} from '@hapi/inert';
-import type { PublicFiles } from '../public-files.js';
+import { rangeFits } from '../public-files.js';
+import type { PublicFile, PublicFiles } from '../public-files.js';
 
 export interface BuiltInRouteOptions {
   publicFiles: PublicFiles;
@@ -31,7 +32,7 @@ export function builtInRoutes(server: Server, options: BuiltInRouteOptions): voi
     options: plain,
     handler: (request, h) => {
       const file = options.publicFiles.lookup(request.path);
-      if (file !== null) return h.file(file.absolutePath, { confine: false });
+      if (file !== null) return sendFile(request, h, file);
       return h.response(options.robotsTxt).type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
     },
   });
@@ -41,9 +42,16 @@ export function builtInRoutes(server: Server, options: BuiltInRouteOptions): voi
     options: plain,
     handler: (request, h) => {
       const file = options.publicFiles.lookup(request.path);
-      if (file !== null) return h.file(file.absolutePath, { confine: false });
+      if (file !== null) return sendFile(request, h, file);
       // No icon: an empty answer browsers may cache, instead of a 404 page on every visit.
       return h.response().code(204).header('cache-control', 'public, max-age=86400');
     },
   });
+}
+
+function sendFile(request: Request, h: ResponseToolkit, file: PublicFile): ResponseObject {
+  // A Range past the end would get hapi's own 416, without the security headers (see rangeFits).
+  const range = request.headers['range'];
+  if (!rangeFits(typeof range === 'string' ? range : undefined, file.size)) delete request.headers['range'];
+  return h.file(file.absolutePath, { confine: false });
 }
