@@ -1,4 +1,4 @@
-import type { Server } from '@hapi/hapi';
+import type { Request, Server } from '@hapi/hapi';
 import { isApiClient } from '../../../domain/http/request-kind.js';
 import type { ErrorResponder } from './error-responder.js';
 import { headerText } from './kernel-context.js';
@@ -8,7 +8,11 @@ import { headerText } from './kernel-context.js';
  * says, an unsupported media type, a body over the limit), get the same pages and JSON as the
  * app's own errors. Registered before the header stages so their headers land on the page.
  */
-export function hapiErrorPages(server: Server, errors: ErrorResponder, globals: () => Record<string, unknown>): void {
+/**
+ * (The session is not open for these: hapi refused the request before the framework's stages
+ * ran, so such pages get the app and the request but no CSRF token or flash.)
+ */
+export function hapiErrorPages(server: Server, errors: ErrorResponder, globals: (request: Request) => Record<string, unknown>): void {
   server.ext('onPreResponse', async (request, h) => {
     const response = request.response;
     if (!('isBoom' in response) || !response.isBoom) return h.continue;
@@ -26,7 +30,7 @@ export function hapiErrorPages(server: Server, errors: ErrorResponder, globals: 
         path: request.path,
         requestId: state.requestId,
         log: state.log,
-        globals: () => ({ ...globals(), csp_nonce: () => state.nonce }),
+        globals: () => ({ ...globals(request), csp_nonce: () => state.nonce }),
       },
       // hapi's 4xx messages describe the request ('Invalid request payload JSON format'), never the server.
       { status, detail: status < 500 ? String(response.output.payload.message ?? '') : '', error: status >= 500 ? response : undefined },

@@ -65,7 +65,9 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
     router: { stripTrailingSlash: false },
     state: { strictHeader: false, ignoreErrors: true, clearInvalid: false },
     routes: {
-      state: { parse: true, failAction: 'ignore' },
+      // Cookies are read from the raw header by the framework (see cookie-header.ts); hapi
+      // still writes Set-Cookie.
+      state: { parse: false, failAction: 'ignore' },
       response: { emptyStatusCode: 204 },
     },
   });
@@ -79,7 +81,10 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };
 
   // Registered first: a page made from one of hapi's errors still gets the headers below.
-  hapiErrorPages(server, errors, () => ({ app: options.app }));
+  hapiErrorPages(server, errors, (request) => ({
+    app: options.app,
+    request: { path: request.path, query: request.query, route: null, htmx: request.headers['hx-request'] === 'true', boosted: request.headers['hx-boosted'] === 'true' },
+  }));
   securityHeadersStage(server, { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger });
   requestIdStage(server, options.random);
   bodyLimitStage(server, options.uploadMaxBytes);

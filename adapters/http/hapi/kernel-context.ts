@@ -8,6 +8,7 @@ import type { QueryValue } from '../../../domain/routing/url.js';
 import type { Session } from '../../../domain/session/session.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { CookieSealer } from '../cookie-sealer.js';
+import { cookieValues } from '../cookie-header.js';
 import type { Cookies } from '../cookies.js';
 import { HttpAbort } from '../http-error.js';
 import { Redirect, combine, json } from '../replies.js';
@@ -85,15 +86,15 @@ export class KernelContext implements RequestContext {
       is: (...patterns: string[]) => routeNameIs(matched.name, patterns),
     };
     this.domainParams = { get: (name) => matched.domainParams[name] };
-    const state = request.state as Record<string, unknown> | null;
     this.cookies = {
-      get: (name) => {
-        const value = state?.[name];
-        return typeof value === 'string' ? value : undefined;
-      },
+      get: (name) => cookieValues(request.headers['cookie'], name)[0],
       getEncrypted: async <T>(name: string) => {
-        const value = state?.[name];
-        return typeof value === 'string' ? ((await shared.sealer.unseal(name, value)) as T | undefined) : undefined;
+        // The first value sent that opens: a stale copy from a parent domain must not hide it.
+        for (const value of cookieValues(request.headers['cookie'], name)) {
+          const opened = await shared.sealer.unseal(name, value);
+          if (opened !== undefined) return opened as T;
+        }
+        return undefined;
       },
     };
     this.hx = partialUpdate((name) => headerText(request.headers[name]));

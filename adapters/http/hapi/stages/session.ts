@@ -5,6 +5,7 @@ import type { CookieSealer } from '../../cookie-sealer.js';
 import { SetCookie } from '../../cookies.js';
 import { Combined } from '../../replies.js';
 import type { Reply } from '../../replies.js';
+import { cookieValues } from '../../cookie-header.js';
 import type { Stage } from '../pipeline.js';
 
 export const SESSION_COOKIE = 'fw_session';
@@ -33,12 +34,16 @@ export function sessionStage(options: SessionStageOptions): Stage {
   return async (ctx, next) => {
     const now = options.clock.now();
     let session: Session | null = null;
-    const sealed = ctx.cookies.get(SESSION_COOKIE);
-    if (sealed !== undefined) {
+    // Every value sent is tried, first to last: a parent domain's copy or a nameless cookie in
+    // front must not log the visitor out (see cookie-header.ts).
+    for (const sealed of cookieValues(ctx.headers['cookie'], SESSION_COOKIE)) {
       const snapshot = await options.sealer.unseal(SESSION_COOKIE, sealed);
       if (snapshot !== undefined) {
         const resumed = Session.resume(snapshot, { now, defaultLifetimeMinutes: options.lifetimeMinutes });
-        if (resumed.kind === 'resumed') session = resumed.session;
+        if (resumed.kind === 'resumed') {
+          session = resumed.session;
+          break;
+        }
       }
     }
     session ??= Session.start({ token: newToken(options.random), now });
