@@ -1,0 +1,139 @@
+/**
+ * The servers of the HTTP bench (http-kernel.bench.ts), each in a process of its own so that
+ * the server under test and autocannon each get one of CI's two cores:
+ *
+ *     tsx bench/http-kernel.server.ts <bare|fw|yar> <temp folder>
+ *
+ * Listens on a free port of 127.0.0.1, sends `{ url }` to the parent over IPC, and stops on
+ * the message 'stop' or when the parent goes away. The parent owns (and removes) the folder.
+ */
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Hapi from '@hapi/hapi';
+import Yar from '@hapi/yar';
+import nunjucks from 'nunjucks';
+import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
+import { Routes, TestApp, View, createDefaultApp } from '../composition/index.js';
+
+export type ServerKind = 'bare' | 'fw' | 'yar';
+
+/** What the parent hears once the server listens. */
+export interface ReadyMessage {
+  url: string;
+}
+
+const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
+const FORM_TEMPLATE = 'bench/form.html';
+
+/** The page's own data, the same for the three servers. */
+const FORM_DATA = {
+  heading: 'Sign in',
+  email: 'someone@example.com',
+  links: [
+    { href: '/register', label: 'Create an account' },
+    { href: '/forgot-password', label: 'Forgot your password?' },
+    { href: '/help', label: 'Help' },
+  ],
+};
+
+/** A 32+ character string password, as yar's README shows: iron derives keys from it on every seal and unseal. */
+const YAR_PASSWORD = 'the-bench-password-of-at-least-32-characters';
+
+/** The same template as the framework's page, through a plain nunjucks environment (no framework globals). */
+function plainForm(): (token: string) => string {
+  const env = new nunjucks.Environment(new nunjucks.FileSystemLoader([VIEWS, FRAMEWORK_TEMPLATES]), { autoescape: true });
+  return (token) =>
+    env.render(FORM_TEMPLATE, {
+      ...FORM_DATA,
+      app: { name: 'bench', locale: 'en' },
+      // The token is base64url: nothing in it to escape.
+      csrf_field: () => new nunjucks.runtime.SafeString(`<input type="hidden" name="_token" value="${token}">`),
+    });
+}
+
+async function bare(): Promise<{ url: string; stop(): Promise<void> }> {
+  // The page is fixed: rendered once, with a made-up token, so it has the size of the others.
+  const page = plainForm()(randomBytes(32).toString('base64url'));
+  const server = Hapi.server({ host: '127.0.0.1', port: 0 });
+  server.route({ method: 'GET', path: '/health', handler: () => ({ status: 'ok' }) });
+  server.route({ method: 'GET', path: '/form', handler: (_request, h) => h.response(page).type('text/html; charset=utf-8') });
+  await server.start();
+  return { url: server.info.uri, stop: () => server.stop() };
+}
+
+async function yar(): Promise<{ url: string; stop(): Promise<void> }> {
+  const render = plainForm();
+  const server = Hapi.server({ host: '127.0.0.1', port: 0 });
+  await server.register({
+    plugin: Yar,
+    options: { storeBlank: false, cookieOptions: { password: YAR_PASSWORD, isSecure: false } },
+  });
+  server.route({
+    method: 'GET',
+    path: '/form',
+    handler: (request, h) => {
+      let token = request.yar.get<string>('_token');
+      if (token === null) {
+        token = randomBytes(32).toString('base64url');
+        request.yar.set('_token', token);
+      }
+      // Like the framework's session, whose inactivity clock restarts with every visit: the
+      // cookie is sealed again on every answer, not only when the token is new.
+      request.yar.set('seen', Date.now());
+      return h.response(render(token)).type('text/html; charset=utf-8');
+    },
+  });
+  await server.start();
+  return { url: server.info.uri, stop: () => server.stop() };
+}
+
+async function fw(dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  // The app's root: templates are looked up in <root>/resources/views before the framework's.
+  const root = join(dir, 'app');
+  mkdirSync(join(root, 'resources', 'views', 'bench'), { recursive: true });
+  copyFileSync(join(VIEWS, FORM_TEMPLATE), join(root, 'resources', 'views', FORM_TEMPLATE));
+  const app = TestApp.create({
+    root,
+    environment: { DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, LOG_LEVEL: 'silent' },
+    build: (options) =>
+      createDefaultApp(options).module({
+        name: 'bench',
+        routes: new Routes().get('/form', () => View.make(FORM_TEMPLATE, FORM_DATA)),
+      }),
+  });
+  const server = await app.serve();
+  // TestApp keeps every log line (an access line per request) whatever LOG_LEVEL says; emptied
+  // now and then so that memory stays flat over the run.
+  const trim = setInterval(() => {
+    app.logs.length = 0;
+  }, 250);
+  trim.unref();
+  return {
+    url: server.url,
+    stop: async () => {
+      clearInterval(trim);
+      await server.stop();
+    },
+  };
+}
+
+const [kind, dir] = process.argv.slice(2);
+if (dir === undefined || (kind !== 'bare' && kind !== 'fw' && kind !== 'yar')) {
+  console.error('usage: tsx bench/http-kernel.server.ts <bare|fw|yar> <temp folder>');
+  process.exit(2);
+}
+const running = kind === 'bare' ? await bare() : kind === 'yar' ? await yar() : await fw(dir);
+let stopping = false;
+const stop = async (): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
+  await running.stop();
+  process.exit(0);
+};
+process.on('message', (message) => {
+  if (message === 'stop') void stop();
+});
+process.on('disconnect', () => void stop());
+process.send?.({ url: running.url } satisfies ReadyMessage);
