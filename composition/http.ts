@@ -72,6 +72,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     random: services.get(TOKENS.random),
     renderer,
     publicDir: existsSync(publicDir) ? publicDir : null,
+    watchFiles: config.app.env === 'local',
     table: parts.table,
     appLayers: parts.layers,
     provided: parts.provided,

@@ -42,6 +42,8 @@ export interface HttpKernelOptions {
   renderer: ViewRenderer;
   /** The app's `public/` folder, or null. */
   publicDir: string | null;
+  /** Files in `public/` and templates may change while running (local development). */
+  watchFiles: boolean;
   table: RouteTable<Handler>;
   appLayers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
@@ -75,7 +77,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const renderer = options.renderer;
   const errors = new ErrorResponder(renderer, options.debugPages);
-  const publicFiles = new PublicFiles(options.publicDir);
+  const publicFiles = new PublicFiles(options.publicDir, options.watchFiles);
   const sealer = new CookieSealer({ encryption: options.keys.cookieEncryption, integrity: options.keys.cookieIntegrity });
   const appOrigin = new URL(options.app.url).origin;
   const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };

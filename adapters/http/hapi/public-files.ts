@@ -16,11 +16,31 @@ export interface PublicFile {
  */
 export class PublicFiles {
   private readonly hashes = new Map<string, { mtimeMs: number; hash: string }>();
+  private readonly looked = new Map<string, PublicFile | null>();
 
-  constructor(private readonly root: string | null) {}
+  /**
+   * `watch`: files may change while the app runs (local development), so every lookup asks
+   * the disk. Otherwise answers are remembered: the lookup runs before routing on every GET.
+   */
+  constructor(
+    private readonly root: string | null,
+    private readonly watch = true,
+  ) {}
 
   /** The file a URL path names, if the folder has it. */
   lookup(urlPath: string): PublicFile | null {
+    if (this.watch || this.root === null) return this.find(urlPath);
+    let found = this.looked.get(urlPath);
+    if (found === undefined) {
+      // Bounded, since scanners ask for endless made-up paths.
+      if (this.looked.size >= 10_000) this.looked.clear();
+      found = this.find(urlPath);
+      this.looked.set(urlPath, found);
+    }
+    return found;
+  }
+
+  private find(urlPath: string): PublicFile | null {
     if (this.root === null || urlPath === '/' || urlPath.length > 1024) return null;
     let decoded: string;
     try {

@@ -21,6 +21,8 @@ export interface CompiledSource {
 
 export class SearchPathLoader {
   private readonly roots: string[];
+  /** Where each name was found (or not), when templates do not change while the app runs. */
+  private readonly found = new Map<string, string | undefined>();
 
   constructor(
     searchPaths: readonly string[],
@@ -30,8 +32,22 @@ export class SearchPathLoader {
     this.roots = searchPaths.map((path) => resolve(path));
   }
 
-  /** The file that serves `name`, or undefined when no folder has it. */
+  /**
+   * The file that serves `name`, or undefined when no folder has it. Remembered unless
+   * templates are reloaded: error pages ask for three names on every error, and a file system
+   * call per render was a measurable share of a page's time (bench/http-kernel.bench.ts).
+   */
   find(name: string): string | undefined {
+    if (this.reload) return this.search(name);
+    if (!this.found.has(name)) {
+      // Bounded: names come from code, but a cap keeps a bug from growing it without end.
+      if (this.found.size >= 10_000) this.found.clear();
+      this.found.set(name, this.search(name));
+    }
+    return this.found.get(name);
+  }
+
+  private search(name: string): string | undefined {
     for (const root of this.roots) {
       const file = resolve(root, name);
       if (!file.startsWith(root + sep)) continue;
