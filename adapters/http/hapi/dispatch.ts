@@ -120,6 +120,7 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         handler = refusal(404);
         break;
     }
+    if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
     const reply = await runOnion(ctx, layers, handler);
     return sendReply(h, reply, options.send);
   };

@@ -69,6 +69,11 @@ export class KernelContext implements RequestContext {
   readonly hx: PartialUpdate;
   readonly isApiClient: boolean;
   private attached: Session | null = null;
+  /**
+   * Whether a session started by this request is worth a cookie. False for answers to no
+   * route (404, 405, 400): scanners asking for made-up paths get no session.
+   */
+  persistNewSession = true;
   private readonly currents = new Map<symbol, unknown>();
 
   constructor(

@@ -34,6 +34,7 @@ export function sessionStage(options: SessionStageOptions): Stage {
   return async (ctx, next) => {
     const now = options.clock.now();
     let session: Session | null = null;
+    let lastWritten: number | null = null;
     // Every value sent is tried, first to last: a parent domain's copy or a nameless cookie in
     // front must not log the visitor out (see cookie-header.ts).
     for (const sealed of cookieValues(ctx.headers['cookie'], SESSION_COOKIE)) {
@@ -42,6 +43,8 @@ export function sessionStage(options: SessionStageOptions): Stage {
         const resumed = Session.resume(snapshot, { now, defaultLifetimeMinutes: options.lifetimeMinutes });
         if (resumed.kind === 'resumed') {
           session = resumed.session;
+          const stamp = (snapshot as { lastActivityAt?: unknown }).lastActivityAt;
+          lastWritten = typeof stamp === 'number' ? stamp : null;
           break;
         }
       }
@@ -51,7 +54,14 @@ export function sessionStage(options: SessionStageOptions): Stage {
 
     const reply = await next();
 
-    const snapshot = session.commit(options.clock.now());
+    const later = options.clock.now();
+    if (lastWritten === null && !ctx.persistNewSession) return reply;
+    if (lastWritten !== null && !session.isDirty() && later.getTime() - lastWritten < refreshAfterMs(session.lifetimeMinutes() ?? options.lifetimeMinutes)) {
+      // Nothing changed and the cookie was written moments ago: its inactivity clock is close
+      // enough, and sealing again would cost a cipher and an HMAC for nothing.
+      return reply;
+    }
+    const snapshot = session.commit(later);
     const value = await options.sealer.seal(SESSION_COOKIE, snapshot);
     if (value.length > COOKIE_WARNING_BYTES) {
       ctx.log.warn('the session cookie is close to the 4 KB browsers keep; store less in the session or use SESSION_DRIVER=database', { bytes: value.length });
@@ -60,6 +70,15 @@ export function sessionStage(options: SessionStageOptions): Stage {
     if (snapshot.lifetimeMinutes !== null) cookie = cookie.maxAge(snapshot.lifetimeMinutes * 60);
     return withExtras(reply, cookie);
   };
+}
+
+/**
+ * How stale an unchanged session's last-activity time may get before the cookie is written
+ * again: a minute, or a quarter of the lifetime for short ones, so a visitor who keeps coming
+ * back within the lifetime is never logged out by the saving.
+ */
+export function refreshAfterMs(lifetimeMinutes: number): number {
+  return Math.min(60_000, (lifetimeMinutes * 60_000) / 4);
 }
 
 export function withExtras(reply: Reply, ...extras: Combined['extras']): Reply {
