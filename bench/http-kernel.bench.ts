@@ -2,7 +2,7 @@
  * What the framework's HTTP kernel costs per request, against two baselines measured in this
  * same run, so machines of any speed compare:
  *
- * - bare: `Hapi.server()` alone, `/health` as JSON, hapi's own 404, `/form` a fixed HTML page;
+ * - bare: `Hapi.server()` alone, `/health` as JSON, hapi's own 404, `/form` the same template rendered per request, without a session;
  * - yar: hapi with @hapi/yar (iron with a string password, the usual setup) rendering the same
  *   `/form` template with plain nunjucks and a CSRF-like token kept in the session cookie.
  *
