@@ -15,12 +15,13 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ReadyMessage, ServerKind } from './http-kernel.server.js';
 
-const SERVER_SCRIPT = fileURLToPath(new URL('./http-kernel.server.ts', import.meta.url));
+// Whichever this file is, TypeScript through tsx or compiled JavaScript in dist/, so is the server.
+const SERVER_SCRIPT = fileURLToPath(new URL(`./http-kernel.server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
 const MEASURE_SECONDS = 4;

@@ -24,7 +24,8 @@ export interface ReadyMessage {
   url: string;
 }
 
-const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
+// bench/views/ beside the sources, also when this file runs compiled from dist/bench/.
+const VIEWS = fileURLToPath(new URL(import.meta.url.includes('/dist/bench/') ? '../../bench/views/' : './views/', import.meta.url));
 const FORM_TEMPLATE = 'bench/form.html';
 
 /** The page's own data, the same for the three servers. */

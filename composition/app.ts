@@ -25,8 +25,18 @@ import { appServices } from './services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 
-/** The framework's own folder (where its `migrations/` and `templates/` live). */
-export const FRAMEWORK_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
+ * up from this file: the same folder from the TypeScript sources and from `dist/`.
+ */
+export const FRAMEWORK_ROOT = findFrameworkRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findFrameworkRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'migrations')) && existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`The framework's folder (with migrations/) was not found above ${start}`);
+  }
+}
 
 export interface AppOptions {
   /** The app's folder: `.env`, `storage/`, its own `migrations/`. Defaults to the working directory. */
