@@ -14,6 +14,8 @@ export interface Config {
     name: string;
     env: string;
     debug: boolean;
+    /** The app's language (`app.locale` in views, `ctx.locale`); translations arrive later. */
+    locale: string;
     /** Origin without a trailing slash, e.g. `http://localhost:3000`. */
     url: string;
     key: Secret<Buffer>;
@@ -192,6 +194,10 @@ const urlWithScheme =
 const mailFromSetting: Parser<string> = (raw) =>
   /^[^<>]*<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/u.test(raw) ? raw : problem(`must be an address such as "fw <no-reply@example.com>", got ${shown(raw)}`);
 
+/** A BCP 47 language tag such as `en`, `de-CH` or `pt-BR`. */
+const localeSetting: Parser<string> = (raw) =>
+  /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u.test(raw) ? raw : problem(`must be a language tag such as en, de-CH or pt-BR, got ${shown(raw)}`);
+
 const nameSetting: Parser<string> = (raw) => (raw === '' ? problem('must not be empty') : raw);
 
 const envNameSetting: Parser<string> = (raw) =>
@@ -208,6 +214,7 @@ function schema(root: string) {
   return type({
     APP_NAME: defaulted(setting('APP_NAME', nameSetting), 'fw'),
     APP_ENV: defaulted(setting('APP_ENV', envNameSetting), 'production'),
+    APP_LOCALE: defaulted(setting('APP_LOCALE', localeSetting), 'en'),
     APP_DEBUG: defaulted(setting('APP_DEBUG', booleanSetting), 'false'),
     APP_URL: optional(setting('APP_URL', appUrlSetting)),
     APP_KEY: defaulted(setting('APP_KEY', appKeySetting), ''),
@@ -251,6 +258,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
       name: v.APP_NAME,
       env: v.APP_ENV,
       debug: v.APP_DEBUG,
+      locale: v.APP_LOCALE,
       url: v.APP_URL ?? `http://localhost:${port}`,
       key: v.APP_KEY,
     },

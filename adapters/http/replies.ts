@@ -102,21 +102,42 @@ function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim();
 }
 
+/** Where a download's bytes come from: in memory, a file on disk (streamed), or a stream. */
+export type DownloadSource =
+  | { kind: 'bytes'; body: Uint8Array | string }
+  | { kind: 'file'; path: string }
+  | { kind: 'stream'; stream: NodeJS.ReadableStream };
+
 export class Download {
   private constructor(
-    readonly body: Uint8Array | string,
+    readonly source: DownloadSource,
     readonly filename: string,
     readonly contentType: string,
     readonly disposition: 'attachment' | 'inline',
   ) {}
 
   static bytes(body: Uint8Array | string, filename: string, contentType = 'application/octet-stream'): Download {
-    return new Download(body, filename, contentType, 'attachment');
+    return new Download({ kind: 'bytes', body }, filename, contentType, 'attachment');
+  }
+
+  /** A file on disk, streamed; the name shown defaults to the file's own. A missing file answers 404. */
+  static file(path: string, filename?: string, contentType = 'application/octet-stream'): Download {
+    return new Download({ kind: 'file', path }, filename ?? path.split(/[\\/]/u).pop() ?? 'download', contentType, 'attachment');
+  }
+
+  /** Bytes made while they are sent (an export, a report). */
+  static stream(stream: NodeJS.ReadableStream, filename: string, contentType = 'application/octet-stream'): Download {
+    return new Download({ kind: 'stream', stream }, filename, contentType, 'attachment');
+  }
+
+  /** The bytes of a `Download.bytes`; undefined for files and streams. */
+  get body(): Uint8Array | string | undefined {
+    return this.source.kind === 'bytes' ? this.source.body : undefined;
   }
 
   /** Shown in the browser, except HTML, XML, SVG and JavaScript, which stay downloads. */
   inline(): Download {
-    return new Download(this.body, this.filename, this.contentType, NEVER_INLINE.test(mediaType(this.contentType)) ? 'attachment' : 'inline');
+    return new Download(this.source, this.filename, this.contentType, NEVER_INLINE.test(mediaType(this.contentType)) ? 'attachment' : 'inline');
   }
 
   /** `Content-Disposition` with a filename no browser can misread as a path or a header. */

@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
+// Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
+import type {} from '@hapi/inert';
 import type { CookieSealer } from '../cookie-sealer.js';
 import { SetCookie } from '../cookies.js';
 import { Combined, Download, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from '../replies.js';
@@ -34,11 +37,13 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
   if (reply instanceof TextReply) return h.response(reply.text).code(reply.status).type(reply.contentType);
   if (reply instanceof StatusReply) return h.response().code(reply.status);
   if (reply instanceof Download) {
-    return h
-      .response(typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body))
-      .type(reply.contentType)
-      .header('content-disposition', reply.contentDisposition())
-      .header('x-content-type-options', 'nosniff');
+    const { source } = reply;
+    // Files go through @hapi/inert: streamed, with Last-Modified and ranges; a missing one is a 404.
+    const response =
+      source.kind === 'file'
+        ? h.file(source.path, { confine: false, etagMethod: false })
+        : h.response(source.kind === 'stream' ? byteStream(source.stream) : typeof source.body === 'string' ? source.body : Buffer.from(source.body));
+    return response.type(reply.contentType).header('content-disposition', reply.contentDisposition()).header('x-content-type-options', 'nosniff');
   }
   if (reply instanceof View || reply instanceof Redirect) throw new Error('A view or redirect reached the wire without the views stage');
   if (typeof reply === 'string') return h.response(reply).type('text/html; charset=utf-8');
@@ -84,4 +89,12 @@ async function setCookie(response: ResponseObject, cookie: SetCookie, options: S
     ttl: maxAgeSeconds === null ? null : maxAgeSeconds * 1000,
     strictHeader: false,
   });
+}
+
+/**
+ * hapi sends only byte streams; an app's stream may be in object mode (`Readable.from(rows)`),
+ * so its chunks (strings or bytes) are read into a byte stream.
+ */
+function byteStream(stream: NodeJS.ReadableStream): Readable {
+  return Readable.from(stream as AsyncIterable<string | Uint8Array>, { objectMode: false });
 }

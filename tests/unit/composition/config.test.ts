@@ -292,3 +292,20 @@ describe('config errors stay safe to print', () => {
     },
   );
 });
+
+describe('APP_LOCALE', () => {
+  const key = `base64:${Buffer.alloc(32, 3).toString('base64')}`;
+
+  it.each([
+    [undefined, 'en'],
+    ['de', 'de'],
+    ['de-CH', 'de-CH'],
+    ['pt-BR', 'pt-BR'],
+  ])('%s gives %s', (value, expected) => {
+    expect(parseConfig(value === undefined ? { APP_KEY: key } : { APP_KEY: key, APP_LOCALE: value }, '/app').app.locale).toBe(expected);
+  });
+
+  it.each(['EN', 'english', 'de_CH', 'x'])('refuses %j in one line', (value) => {
+    expect(() => parseConfig({ APP_KEY: key, APP_LOCALE: value }, '/app')).toThrow(/^Invalid configuration: APP_LOCALE must be a language tag/u);
+  });
+});

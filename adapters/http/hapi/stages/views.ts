@@ -41,6 +41,8 @@ export function viewsStage(options: ViewsStageOptions): Stage {
       return new Combined(await resolve(ctx, reply.primary), kept);
     }
     if (reply instanceof View) {
+      // A fragment has no toasts() slot: toasts waiting for a page wait one request more.
+      if (reply.block !== null && ctx.session.flashed().includes(TOASTS_KEY)) ctx.session.keep([TOASTS_KEY]);
       const html = await options.renderer.render(reply.template, { ...(await options.globals(ctx)), ...reply.data }, reply.block === null ? {} : { block: reply.block });
       return new RawReply(reply.status, 'text/html; charset=utf-8', html);
     }
