@@ -41,7 +41,32 @@ export interface PinoLoggerOptions {
 }
 
 export class PinoLogger implements Logger {
-  private constructor(private readonly pino: Pino) {}
+  private made: Pino | null;
+
+  /**
+   * A child is made on its first line, not when asked for: every request asks for one (its
+   * log span) and most never write a line at the configured level.
+   */
+  private constructor(
+    pino: Pino | null,
+    private readonly parent: PinoLogger | null = null,
+    private readonly bindings: LogFields = {},
+  ) {
+    this.made = pino;
+  }
+
+  private get pino(): Pino {
+    this.made ??= (this.parent as PinoLogger).pino.child(this.bindings);
+    return this.made;
+  }
+
+  private enabled(level: LogLevel): boolean {
+    return (this.made ?? this.root()).isLevelEnabled(level);
+  }
+
+  private root(): Pino {
+    return this.parent === null ? this.pino : this.parent.made ?? this.parent.root();
+  }
 
   static create(options: PinoLoggerOptions): PinoLogger {
     const destination =
@@ -63,31 +88,31 @@ export class PinoLogger implements Logger {
   }
 
   trace(message: string, fields?: LogFields): void {
-    this.pino.trace(fields ?? {}, message);
+    if (this.enabled('trace')) this.pino.trace(fields ?? {}, message);
   }
 
   debug(message: string, fields?: LogFields): void {
-    this.pino.debug(fields ?? {}, message);
+    if (this.enabled('debug')) this.pino.debug(fields ?? {}, message);
   }
 
   info(message: string, fields?: LogFields): void {
-    this.pino.info(fields ?? {}, message);
+    if (this.enabled('info')) this.pino.info(fields ?? {}, message);
   }
 
   warn(message: string, fields?: LogFields): void {
-    this.pino.warn(fields ?? {}, message);
+    if (this.enabled('warn')) this.pino.warn(fields ?? {}, message);
   }
 
   error(message: string, fields?: LogFields): void {
-    this.pino.error(fields ?? {}, message);
+    if (this.enabled('error')) this.pino.error(fields ?? {}, message);
   }
 
   fatal(message: string, fields?: LogFields): void {
-    this.pino.fatal(fields ?? {}, message);
+    if (this.enabled('fatal')) this.pino.fatal(fields ?? {}, message);
   }
 
   child(fields: LogFields): Logger {
-    return new PinoLogger(this.pino.child(fields));
+    return new PinoLogger(null, this, fields);
   }
 
   /** Writes what is buffered; call before the process exits. */

@@ -26,6 +26,16 @@ describe('PinoLogger', () => {
     expect(typeof line['time']).toBe('string');
   });
 
+  it('gives a child of a child every binding, and writes nothing below the level', () => {
+    const { lines, destination } = capture();
+    const logger = PinoLogger.create({ level: 'warn', pretty: false, destination });
+    const span = logger.child({ requestId: 'req-1' }).child({ userId: 9 });
+    span.info('not written');
+    span.warn('written', { extra: true });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn', msg: 'written', requestId: 'req-1', userId: 9, extra: true });
+  });
+
   it('never writes secrets, whatever field they hide in', () => {
     const { lines, destination } = capture();
     const logger = PinoLogger.create({ level: 'trace', pretty: false, destination });
