@@ -24,7 +24,13 @@ import type { ReadyMessage, ServerKind } from './http-kernel.server.js';
 const SERVER_SCRIPT = fileURLToPath(new URL(`./http-kernel.server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 1;
-const MEASURE_SECONDS = 4;
+/**
+ * Each row is measured in ROUNDS short rounds, the servers taking turns (bare, fw, yar, bare,
+ * fw, yar, …), and the table shows medians. A shared machine's load drifts over a minute;
+ * taking turns gives every server the same drift, and the median ignores a disturbed round.
+ */
+const ROUNDS = 3;
+const ROUND_SECONDS = 2;
 /** The whole run stays under 90 s; past this the bench gives up (and says so). */
 const DEADLINE_MS = 85_000;
 
@@ -124,48 +130,78 @@ async function visit(url: string, cookie: string | null = null): Promise<Visit> 
   };
 }
 
-async function measure(url: string, spec: ScenarioSpec, cookie: string | null): Promise<Measured> {
+async function measure(url: string, spec: ScenarioSpec, cookie: string | null, warmUp: boolean): Promise<Measured> {
   const options = {
     url: `${url}${spec.path}`,
     connections: CONNECTIONS,
     pipelining: 1,
     headers: cookie === null ? {} : { cookie },
   };
-  await autocannon({ ...options, duration: WARMUP_SECONDS });
-  const result = await autocannon({ ...options, duration: MEASURE_SECONDS });
+  if (warmUp) await autocannon({ ...options, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...options, duration: ROUND_SECONDS });
   const wrong = spec.expect === '2xx' ? result.non2xx : result.requests.total - result['4xx'];
   return { rps: result.requests.average, p99: result.latency.p99, unexpected: wrong + result.errors + result.timeouts };
 }
 
-const results = new Map<string, Measured>();
+/** Every round's measurement of each server and row, as `<kind>:<row id>`. */
+const rounds = new Map<string, Measured[]>();
 const pages: string[] = [];
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
 try {
+  // All three wait, idle, while another is measured: idle servers cost no CPU.
+  const servers = new Map<ServerKind, { started: Started; cookie: string }>();
   for (const kind of ['bare', 'fw', 'yar'] as const) {
     const started = await start(kind);
-    try {
-      // The cookie of a first visit, sent back on every request of the cookie row. The bare
-      // server keeps no session: it gets a cookie header of a session's size all the same.
-      const first = await visit(started.url);
-      let cookie = first.cookie ?? `session=${randomBytes(300).toString('base64url')}`;
-      if (first.cookie !== null) {
-        const again = await visit(started.url, first.cookie);
-        const resumed = first.token !== null && again.token === first.token;
-        pages.push(`${kind}: /form is ${first.bytes} bytes, cookie ${first.cookie.length} chars, session resumed with the cookie: ${resumed ? 'yes' : 'NO'}`);
-        cookie = first.cookie;
-      } else {
-        pages.push(`${kind}: /form is ${first.bytes} bytes, no session (a ${cookie.length}-char cookie header is sent in the cookie row)`);
-      }
-      for (const spec of SCENARIOS) {
+    // The cookie of a first visit, sent back on every request of the cookie row. The bare
+    // server keeps no session: it gets a cookie header of a session's size all the same.
+    const first = await visit(started.url);
+    let cookie = first.cookie ?? `session=${randomBytes(300).toString('base64url')}`;
+    if (first.cookie !== null) {
+      const again = await visit(started.url, first.cookie);
+      const resumed = first.token !== null && again.token === first.token;
+      pages.push(`${kind}: /form is ${first.bytes} bytes, cookie ${first.cookie.length} chars, session resumed with the cookie: ${resumed ? 'yes' : 'NO'}`);
+      cookie = first.cookie;
+    } else {
+      pages.push(`${kind}: /form is ${first.bytes} bytes, no session (a ${cookie.length}-char cookie header is sent in the cookie row)`);
+    }
+    servers.set(kind, { started, cookie });
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const spec of SCENARIOS) {
+      for (const [kind, { started, cookie }] of servers) {
         if (!spec.servers.includes(kind)) continue;
-        results.set(`${kind}:${spec.id}`, await measure(started.url, spec, spec.withCookie ? cookie : null));
+        const measured = await measure(started.url, spec, spec.withCookie ? cookie : null, round === 0);
+        rounds.set(`${kind}:${spec.id}`, [...(rounds.get(`${kind}:${spec.id}`) ?? []), measured]);
       }
-    } finally {
-      await stop(started);
     }
   }
+  for (const { started } of servers.values()) await stop(started);
 } finally {
   cleanUp();
+}
+
+/** One row's median over the rounds: req/s, p99 and the rounds' unexpected answers added up. */
+const results = new Map<string, Measured>();
+for (const [key, measured] of rounds) {
+  results.set(key, {
+    rps: median(measured.map((m) => m.rps)),
+    p99: median(measured.map((m) => m.p99)),
+    unexpected: measured.reduce((sum, m) => sum + m.unexpected, 0),
+  });
+}
+
+/** The median of the per-round ratios: each round's servers ran under the same load. */
+function ratio(fwKey: string, otherKey: string): number | null {
+  const fw = rounds.get(fwKey);
+  const other = rounds.get(otherKey);
+  if (fw === undefined || other === undefined) return null;
+  return median(fw.map((m, index) => m.rps / (other[index]?.rps ?? NaN)));
 }
 
 const misses: string[] = [];
@@ -201,8 +237,8 @@ for (const spec of SCENARIOS) {
   for (const [kind, measured] of [['bare', bare], ['fw', fw], ['yar', yar]] as const) {
     if (measured !== undefined && measured.unexpected > 0) flagged.push(`${spec.label} on ${kind}: ${measured.unexpected} answers of another status than ${spec.expect}, or errors`);
   }
-  const vsBare = bare !== undefined && fw !== undefined ? fw.rps / bare.rps : null;
-  const vsYar = yar !== undefined && fw !== undefined ? fw.rps / yar.rps : null;
+  const vsBare = ratio(`fw:${spec.id}`, `bare:${spec.id}`);
+  const vsYar = ratio(`fw:${spec.id}`, `yar:${spec.id}`);
   const rps = (measured: Measured | undefined): string => (measured === undefined ? '—' : measured.rps.toFixed(0));
   const p99 = [bare, fw, yar].map((measured) => (measured === undefined ? '—' : String(measured.p99))).join(' / ');
   rows.push(
@@ -220,7 +256,9 @@ for (const spec of SCENARIOS) {
   );
 }
 
-console.log(`\nHTTP kernel: autocannon, ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up + ${MEASURE_SECONDS} s per row, 127.0.0.1`);
+console.log(
+  `\nHTTP kernel: autocannon, ${CONNECTIONS} connections, pipelining 1, 127.0.0.1; ${ROUNDS} rounds of ${ROUND_SECONDS} s per row, servers taking turns (${WARMUP_SECONDS} s warm-up first); medians`,
+);
 for (const page of pages) console.log(`  ${page}`);
 console.log('');
 const header = line(columns.map((column) => column.title));
