@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { sameSecret } from './constant-time.js';
 
 /**
  * CSRF: every POST, PUT, PATCH and DELETE must carry the session's token (otherwise 419).
@@ -61,13 +61,7 @@ function present(token: Token): token is string {
   return token !== null && token !== undefined && token !== '';
 }
 
-/**
- * Constant-time comparison. Unequal byte lengths answer at once: that tells an attacker only
- * the length, which every issued token shares anyway; equal lengths are compared with
- * `timingSafeEqual`, which takes the same time wherever the first difference is.
- */
+/** Constant-time comparison of the session's token with the one sent (see `sameSecret`). */
 export function tokensMatch(expected: string, actual: string): boolean {
-  const a = Buffer.from(expected, 'utf8');
-  const b = Buffer.from(actual, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameSecret(expected, actual);
 }

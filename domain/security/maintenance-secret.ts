@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from './constant-time.js';
 
 /**
  * The `--secret` of `fwx down`: one path segment of unreserved URL characters, so `/<SECRET>`
@@ -11,15 +11,11 @@ export function isValidMaintenanceSecret(secret: string): boolean {
   return SECRET.test(secret) && !/^\.+$/u.test(secret);
 }
 
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}
-
 /**
  * Whether the request path is exactly `/<SECRET>`. Both sides are hashed first so the compare
  * takes the same time whatever the path's length or how much of the secret it guessed.
  */
 export function isSecretPath(path: string, secret: string | null): boolean {
   if (secret === null || !isValidMaintenanceSecret(secret)) return false;
-  return timingSafeEqual(sha256(path), sha256(`/${secret}`));
+  return sameSecret(path, `/${secret}`);
 }
