@@ -10,6 +10,7 @@ import { NunjucksViewRenderer } from '../adapters/views/nunjucks/nunjucks-view-r
 import type { RouteTable } from '../domain/routing/route-table.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
 import { parseTrustedProxies } from '../domain/security/client-ip.js';
+import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
 import { FrameworkError } from '../domain/shared/errors.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
@@ -65,6 +66,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     uploadMaxBytes: config.http.uploadMaxBytes,
     requestTimeoutMs: config.http.requestTimeoutMs,
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
+    trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
     sessionLifetimeMinutes: config.session.lifetimeMinutes,
     keys: deriveAppKeys(config.app.key.reveal()),
     logger: services.get(TOKENS.logger),

@@ -3,6 +3,7 @@ import type { Server } from '@hapi/hapi';
 import Inert from '@hapi/inert';
 import type { AppKeys } from '../../../domain/security/app-keys.js';
 import type { TrustedProxies } from '../../../domain/security/client-ip.js';
+import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
@@ -21,6 +22,7 @@ import { requestIdStage } from './stages/request-id.js';
 import { securityHeadersStage } from './stages/security-headers.js';
 import { sessionStage } from './stages/session.js';
 import { timeoutStage } from './stages/timeout.js';
+import { trustedHostsStage } from './stages/trusted-hosts.js';
 import { viewsStage } from './stages/views.js';
 import { viewGlobals } from './view-globals.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
@@ -34,6 +36,8 @@ export interface HttpKernelOptions {
   uploadMaxBytes: number;
   requestTimeoutMs: number;
   trustedProxies: TrustedProxies;
+  /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
+  trustedHosts: TrustedHosts;
   sessionLifetimeMinutes: number;
   keys: AppKeys;
   logger: Logger;
@@ -89,6 +93,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   }));
   securityHeadersStage(server, { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger });
   requestIdStage(server, options.random);
+  trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
 

@@ -1,0 +1,20 @@
+import Boom from '@hapi/boom';
+import type { Server } from '@hapi/hapi';
+import { hostAllowed } from '../../../../domain/security/trusted-hosts.js';
+import type { TrustedHosts } from '../../../../domain/security/trusted-hosts.js';
+
+/**
+ * With TRUSTED_HOSTS set, a request for any other Host is answered 400 before anything else
+ * runs: links in mails and redirects are built from the Host, so a forged one must never reach
+ * a handler. APP_URL's host is always allowed, and `/health` answers whatever the Host (load
+ * balancers probe by address). Registered after the request id, so the 400 page carries it.
+ */
+export function trustedHostsStage(server: Server, trusted: TrustedHosts): void {
+  if (trusted.anyHost) return;
+  server.ext('onRequest', (request, h) => {
+    if (request.path === '/health') return h.continue;
+    const host = request.headers['host'];
+    if (hostAllowed(trusted, typeof host === 'string' ? host : undefined)) return h.continue;
+    return Boom.badRequest('This site is not served under that host name.');
+  });
+}
