@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CliCommand } from '../adapters/cli/command.js';
 import { keyGenerateCommand } from '../adapters/cli/commands/key-generate.js';
+import { maintenanceCommands } from '../adapters/cli/commands/maintenance.js';
 import { migrateCommands } from '../adapters/cli/commands/migrate.js';
 import { routeListCommand } from '../adapters/cli/commands/route-list.js';
 import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
@@ -41,6 +42,12 @@ export function frameworkCommands(app: App): CliCommand[] {
           names.push(seeder.name);
         }
         return names;
+      },
+    }),
+    ...maintenanceCommands({
+      async maintenance() {
+        const services = await app.services();
+        return { switch: services.get(TOKENS.maintenance), clock: services.get(TOKENS.clock), appUrl: services.config.app.url };
       },
     }),
     routeListCommand({

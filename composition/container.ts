@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Container } from 'inversify';
 import { CreateUser } from '../application/users/create-user.js';
 import { DeleteUser } from '../application/users/delete-user.js';
@@ -11,6 +12,7 @@ import { MikroOrmUserRepository } from '../adapters/persistence/mikro-orm/mikro-
 import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import { MarkerFileSwitch } from '../adapters/maintenance/marker-file-switch.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
 import type { Logger } from '../ports/logger.js';
 import type { Config } from './config.js';
@@ -58,6 +60,8 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
+  // The spec's marker file: every process of the app on this machine sees the same one.
+  provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));
   provide(
     container,
     TOKENS.migrator,

@@ -80,5 +80,6 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     provided: parts.provided,
     shares: parts.shares,
     forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
+    maintenance: services.get(TOKENS.maintenance),
   });
 }

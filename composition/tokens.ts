@@ -8,6 +8,7 @@ import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
+import type { MaintenanceSwitch } from '../ports/maintenance-switch.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RecordLookup } from '../ports/record-lookup.js';
 import type { RandomSource } from '../ports/random-source.js';
@@ -36,6 +37,7 @@ export const TOKENS = {
   migrator: token<SchemaMigrator>('SchemaMigrator'),
   userRepository: token<UserRepository>('UserRepository'),
   recordLookup: token<RecordLookup>('RecordLookup'),
+  maintenance: token<MaintenanceSwitch>('MaintenanceSwitch'),
   createUser: token<CreateUser>('CreateUser'),
   listUsers: token<ListUsers>('ListUsers'),
   findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),

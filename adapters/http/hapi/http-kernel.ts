@@ -7,6 +7,7 @@ import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
+import type { MaintenanceSwitch } from '../../../ports/maintenance-switch.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import { CookieSealer } from '../cookie-sealer.js';
@@ -17,6 +18,7 @@ import { ErrorResponder } from './error-responder.js';
 import { hapiErrorPages } from './hapi-errors.js';
 import { PublicFiles } from './public-files.js';
 import { bodyLimitStage } from './stages/body-limit.js';
+import { maintenanceStage } from './stages/maintenance.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
 import { requestIdStage } from './stages/request-id.js';
 import { securityHeadersStage } from './stages/security-headers.js';
@@ -52,6 +54,8 @@ export interface HttpKernelOptions {
   appLayers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
   shares: readonly SharedValue[];
+  /** Whether the site is down for maintenance (`fwx down`). */
+  maintenance: MaintenanceSwitch;
   /** What form validation reaches beyond the input (unique/exists, current password). */
   forms: Omit<FormContext, 'user'>;
 }
@@ -99,8 +103,9 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const frameworkStages = [
     sessionStage({ sealer, clock: options.clock, random: options.random, lifetimeMinutes: options.sessionLifetimeMinutes }),
-    // Locale, the user, CSRF and maintenance mode join here with the sessions-and-security work.
+    // The user and CSRF join here with the sessions-and-security work.
     viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin }),
+    maintenanceStage({ maintenance: options.maintenance, key: options.keys.maintenanceBypass, clock: options.clock, logger: options.logger }),
     timeoutStage(options.requestTimeoutMs),
   ];
 
