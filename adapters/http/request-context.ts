@@ -70,6 +70,19 @@ export interface RequestContext {
   url(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
   /** The same, starting with APP_URL. */
   absoluteUrl(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
+  /**
+   * An absolute link to a named route, valid for `ttlSeconds`: an HMAC-SHA256 (key derived from
+   * APP_KEY) over its path and expiry. It carries no other query string.
+   */
+  signedUrl(name: string, args: readonly (string | number)[], ttlSeconds: number): string;
+  /** A path of this site, signed the same way. */
+  signPath(path: string, ttlSeconds: number): string;
+  /** Whether this request's URL is a signed link, unaltered and unexpired. */
+  hasValidSignature(): boolean;
+  /** Stops with 403 unless this request's URL is a valid signed link (the spec's `ValidSignature`). */
+  requireValidSignature(): void;
+  /** Whether any URL (absolute or a path) is a valid signed link of this app. */
+  verifySignedUrl(url: string): boolean;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;

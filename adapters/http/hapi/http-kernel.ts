@@ -122,7 +122,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
     },
     handler: dispatcher({
       table: options.table,
-      shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms },
+      shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock } },
       publicFiles,
       frameworkStages,
       appLayers: options.appLayers,

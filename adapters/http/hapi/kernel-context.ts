@@ -6,6 +6,8 @@ import type { RouteTable } from '../../../domain/routing/route-table.js';
 import { urlFor } from '../../../domain/routing/url.js';
 import type { QueryValue } from '../../../domain/routing/url.js';
 import type { Session } from '../../../domain/session/session.js';
+import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/security/signed-url.js';
+import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { CookieSealer } from '../cookie-sealer.js';
 import { cookieValues } from '../cookie-header.js';
@@ -28,6 +30,8 @@ export interface ContextShared {
   sealer: CookieSealer;
   /** What validation reaches beyond the input: the database for unique/exists, the hasher. */
   forms: Omit<FormContext, 'user'>;
+  /** Signed URLs: the key derived from APP_KEY for them, and the clock that says when links expire. */
+  signing: { key: Buffer; clock: Clock };
 }
 
 /** A handler stops with this reply (a failed form's way back): the views stage sends it. */
@@ -195,6 +199,37 @@ export class KernelContext implements RequestContext {
 
   absoluteUrl(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
     return `${this.shared.appUrl}${this.url(name, args, query)}`;
+  }
+
+  signedUrl(name: string, args: readonly (string | number)[], ttlSeconds: number): string {
+    return signUrl(this.shared.appUrl, this.url(name, args), this.signing(ttlSeconds));
+  }
+
+  signPath(path: string, ttlSeconds: number): string {
+    return signPath(path, this.signing(ttlSeconds));
+  }
+
+  hasValidSignature(): boolean {
+    // The request target exactly as the client sent it: a signature covers the encoded path.
+    const target = this.request.raw.req.url ?? '';
+    return verifySignedPath(target, { now: this.nowSeconds(), key: this.shared.signing.key }).kind === 'valid';
+  }
+
+  requireValidSignature(): void {
+    if (!this.hasValidSignature()) throw new HttpAbort(403, 'This link is invalid or has expired.');
+  }
+
+  verifySignedUrl(url: string): boolean {
+    const basePath = new URL(this.shared.appUrl).pathname.replace(/\/+$/u, '');
+    return verifySignedUrl(url, { now: this.nowSeconds(), key: this.shared.signing.key, basePath });
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.shared.signing.clock.now().getTime() / 1000);
+  }
+
+  private signing(ttlSeconds: number): { expiresAt: number; key: Buffer } {
+    return { expiresAt: expiresAfter(this.nowSeconds(), ttlSeconds), key: this.shared.signing.key };
   }
 }
 
