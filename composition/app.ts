@@ -72,6 +72,7 @@ export class App {
   private readonly provided = new Map<symbol, unknown>();
   private readonly shares: SharedValue[] = [];
   private readonly templateHooks: ((env: Environment) => void)[] = [];
+  private sendXsrfCookie = false;
   private booted: Promise<AppServices> | null = null;
 
   private constructor(private readonly options: AppOptions) {}
@@ -113,6 +114,15 @@ export class App {
   /** Customises the template environment (filters, globals): `app.templates(env => env.addFilter(…))`. */
   templates(configure: (env: Environment) => void): this {
     this.templateHooks.push(configure);
+    return this;
+  }
+
+  /**
+   * Also send the CSRF token as the `XSRF-TOKEN` cookie, readable by scripts, and accept it back
+   * in the `X-XSRF-TOKEN` header (what Axios and Angular do by themselves).
+   */
+  xsrfCookie(): this {
+    this.sendXsrfCookie = true;
     return this;
   }
 
@@ -181,6 +191,7 @@ export class App {
       provided: this.provided,
       shares: this.shares,
       templates: this.templateHooks,
+      xsrfCookie: this.sendXsrfCookie,
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });

@@ -23,6 +23,7 @@ export interface HttpParts {
   provided: ReadonlyMap<symbol, unknown>;
   shares: readonly SharedValue[];
   templates: readonly ((env: Environment) => void)[];
+  xsrfCookie: boolean;
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
@@ -81,5 +82,6 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     shares: parts.shares,
     forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
     maintenance: services.get(TOKENS.maintenance),
+    xsrfCookie: parts.xsrfCookie,
   });
 }

@@ -77,7 +77,14 @@ export interface RequestOptions {
   form?: Record<string, string | string[]>;
   json?: unknown;
   body?: string | Uint8Array;
+  /**
+   * Send the session's CSRF token with a POST, PUT, PATCH or DELETE, as a browser submitting
+   * the app's own form would (default). `false` sends none: for testing the 419.
+   */
+  csrf?: boolean;
 }
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A running test server and browser-like clients that keep cookies and do not follow redirects. */
 export class TestServer {
@@ -99,6 +106,8 @@ export class TestServer {
 export class TestClient {
   /** Cookies by name, as a browser would send them back. */
   readonly cookies = new Map<string, string>();
+  /** The session's CSRF token, as the last page showed it (`fw_head()` or a `_token` field). */
+  csrfToken: string | null = null;
 
   constructor(private readonly base: string) {}
 
@@ -112,6 +121,11 @@ export class TestClient {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
     const headers: Record<string, string> = { ...options.headers };
+    if (UNSAFE.has(method.toUpperCase()) && options.csrf !== false && headers['x-csrf-token'] === undefined && options.form?.['_token'] === undefined) {
+      // Like a browser, which has loaded one of the app's pages before it submits a form.
+      if (this.csrfToken === null) await this.get('/');
+      if (this.csrfToken !== null) headers['x-csrf-token'] = this.csrfToken;
+    }
     let body: string | Uint8Array | undefined = options.body;
     if (options.form !== undefined) {
       const params = new URLSearchParams();
@@ -128,6 +142,8 @@ export class TestClient {
     // node:http rather than fetch: fetch drops a Host header, and tests of domains need one.
     const response = await send(new URL(path, this.base), method, headers, body);
     for (const line of response.headers.getSetCookie()) this.remember(line);
+    const token = /<meta name="csrf-token" content="([^"]+)"|name="_token" value="([^"]+)"/u.exec(response.text);
+    if (token !== null) this.csrfToken = token[1] ?? token[2] ?? null;
     return {
       status: response.status,
       headers: response.headers,

@@ -32,7 +32,8 @@ export interface DispatchOptions {
 
 /** The middleware functions of a route's layers, outermost first. */
 export function routeMiddleware(layers: readonly RouteLayer[]): Middleware[] {
-  return layers.map((layer) => layer.layer as Middleware);
+  // `withoutCsrf()` is a marker the CSRF stage reads, not a middleware.
+  return layers.filter((layer) => layer.kind === 'middleware').map((layer) => layer.layer as Middleware);
 }
 
 function noRoute(path: string): MatchedRoute {
@@ -87,6 +88,7 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         const { route } = match;
         matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
         ctx = new KernelContext(request, method, matched, options.shared);
+        ctx.csrfExempt = route.layers.some((layer) => layer.kind === 'csrf-off');
         layers = [...frameworkStages, ...appLayers, ...routeMiddleware(route.layers)];
         const target = route.target;
         const context = ctx;

@@ -18,6 +18,7 @@ import { ErrorResponder } from './error-responder.js';
 import { hapiErrorPages } from './hapi-errors.js';
 import { PublicFiles } from './public-files.js';
 import { bodyLimitStage } from './stages/body-limit.js';
+import { csrfStage } from './stages/csrf.js';
 import { maintenanceStage } from './stages/maintenance.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
 import { requestIdStage } from './stages/request-id.js';
@@ -54,6 +55,8 @@ export interface HttpKernelOptions {
   appLayers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
   shares: readonly SharedValue[];
+  /** `App.xsrfCookie()`: the CSRF token also goes out as the script-readable `XSRF-TOKEN` cookie. */
+  xsrfCookie: boolean;
   /** Whether the site is down for maintenance (`fwx down`). */
   maintenance: MaintenanceSwitch;
   /** What form validation reaches beyond the input (unique/exists, current password). */
@@ -103,8 +106,10 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const frameworkStages = [
     sessionStage({ sealer, clock: options.clock, random: options.random, lifetimeMinutes: options.sessionLifetimeMinutes }),
-    // The user and CSRF join here with the sessions-and-security work.
+    // The user joins here with the sessions-and-security work.
     viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin }),
+    // Inside the views stage (the spec lists it just before), so its 419 is a page like any error.
+    csrfStage({ xsrfCookie: options.xsrfCookie }),
     maintenanceStage({ maintenance: options.maintenance, key: options.keys.maintenanceBypass, clock: options.clock, logger: options.logger }),
     timeoutStage(options.requestTimeoutMs),
   ];

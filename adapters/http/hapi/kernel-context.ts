@@ -78,6 +78,8 @@ export class KernelContext implements RequestContext {
    * route (404, 405, 400): scanners asking for made-up paths get no session.
    */
   persistNewSession = true;
+  /** The matched route is under `.withoutCsrf()`. */
+  csrfExempt = false;
   private readonly currents = new Map<symbol, unknown>();
 
   constructor(
