@@ -27,7 +27,7 @@ export interface HttpParts {
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
-const SUPPORTED_LAYERS = new Set(['middleware', 'csrf-off']);
+const SUPPORTED_LAYERS = new Set(['middleware', 'csrf-off', 'etag']);
 
 /**
  * Refuses at start-up a route whose guard this version cannot enforce yet: serving it

@@ -18,6 +18,7 @@ import { sendReply } from './send-reply.js';
 import type { SendOptions } from './send-reply.js';
 import { FORM_TOO_LARGE, formTooLarge } from './stages/body-limit.js';
 import { ASSET_CACHE } from './stages/built-in-routes.js';
+import { withEtag } from './stages/etag.js';
 
 export interface DispatchOptions {
   table: RouteTable<Handler>;
@@ -32,7 +33,7 @@ export interface DispatchOptions {
 
 /** The middleware functions of a route's layers, outermost first. */
 export function routeMiddleware(layers: readonly RouteLayer[]): Middleware[] {
-  // `withoutCsrf()` is a marker the CSRF stage reads, not a middleware.
+  // `withoutCsrf()` and `etag()` are markers the kernel reads, not middleware.
   return layers.filter((layer) => layer.kind === 'middleware').map((layer) => layer.layer as Middleware);
 }
 
@@ -89,6 +90,7 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
         ctx = new KernelContext(request, method, matched, options.shared);
         ctx.csrfExempt = route.layers.some((layer) => layer.kind === 'csrf-off');
+        ctx.etag = route.layers.some((layer) => layer.kind === 'etag');
         layers = [...frameworkStages, ...appLayers, ...routeMiddleware(route.layers)];
         const target = route.target;
         const context = ctx;
@@ -124,6 +126,6 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
     }
     if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
     const reply = await runOnion(ctx, layers, handler);
-    return sendReply(h, reply, options.send);
+    return sendReply(h, ctx.etag ? withEtag(ctx, reply) : reply, options.send);
   };
 }

@@ -80,6 +80,8 @@ export class KernelContext implements RequestContext {
   persistNewSession = true;
   /** The matched route is under `.withoutCsrf()`. */
   csrfExempt = false;
+  /** The matched route is under `.etag()`. */
+  etag = false;
   private readonly currents = new Map<symbol, unknown>();
 
   constructor(
