@@ -57,7 +57,9 @@ describe('maintenance mode (fwx down / up)', () => {
     expect((await browser.get('/')).status).toBe(200);
 
     const forger = server.client();
-    forger.cookies.set('fw_maintenance', `${browser.cookies.get('fw_maintenance')?.slice(0, -1) ?? ''}0`);
+    const genuine = browser.cookies.get('fw_maintenance') ?? '';
+    // Change the last hex digit, whatever it is.
+    forger.cookies.set('fw_maintenance', `${genuine.slice(0, -1)}${genuine.endsWith('0') ? '1' : '0'}`);
     expect((await forger.get('/')).status).toBe(503);
     expect((await server.client().get('/let-me-i')).status).toBe(503);
   });
