@@ -3,6 +3,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliKernel } from '../adapters/cli/kernel.js';
 import type { CommandIO } from '../adapters/cli/command.js';
+import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { ContextKey, Handler, Middleware, RequestContext } from '../adapters/http/request-context.js';
 import { PinoLogger } from '../adapters/log/pino-logger.js';
@@ -73,6 +74,7 @@ export class App {
   private readonly shares: SharedValue[] = [];
   private readonly templateHooks: ((env: Environment) => void)[] = [];
   private sendXsrfCookie = false;
+  private readonly rateLimiters = new Map<string, LimiterRule>();
   private booted: Promise<AppServices> | null = null;
 
   private constructor(private readonly options: AppOptions) {}
@@ -123,6 +125,16 @@ export class App {
    */
   xsrfCookie(): this {
     this.sendXsrfCookie = true;
+    return this;
+  }
+
+  /**
+   * A named limiter for `.throttleBy(name)`: the rule sees the user, IP, method, path and
+   * headers and returns a `Limit` (`Limit.perMinute(10).by(…)`, or `Limit.none()`).
+   */
+  rateLimiter(name: string, rule: LimiterRule): this {
+    if (this.rateLimiters.has(name)) throw new TypeError(`The rate limiter "${name}" is registered twice`);
+    this.rateLimiters.set(name, rule);
     return this;
   }
 
@@ -192,6 +204,7 @@ export class App {
       shares: this.shares,
       templates: this.templateHooks,
       xsrfCookie: this.sendXsrfCookie,
+      rateLimiters: this.rateLimiters,
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });

@@ -12,7 +12,9 @@ import { MikroOrmUserRepository } from '../adapters/persistence/mikro-orm/mikro-
 import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import { MemoryCacheStore } from '../adapters/cache/memory-cache-store.js';
 import { MarkerFileSwitch } from '../adapters/maintenance/marker-file-switch.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
 import type { Logger } from '../ports/logger.js';
 import type { Config } from './config.js';
@@ -60,6 +62,13 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
+  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock], (config, clock) => {
+    if (config.cache.store !== 'memory') {
+      // Said at start-up rather than silently counting per process: shared limits are the point.
+      throw new FrameworkError('cache.unavailable', `CACHE_STORE=${config.cache.store} is not implemented yet; unset it to count in memory`);
+    }
+    return new MemoryCacheStore(clock);
+  });
   // The spec's marker file: every process of the app on this machine sees the same one.
   provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));
   provide(

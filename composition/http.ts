@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
 import type { Environment } from 'nunjucks';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
+import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { Handler, Middleware } from '../adapters/http/request-context.js';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
@@ -24,10 +25,11 @@ export interface HttpParts {
   shares: readonly SharedValue[];
   templates: readonly ((env: Environment) => void)[];
   xsrfCookie: boolean;
+  rateLimiters: ReadonlyMap<string, LimiterRule>;
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
-const SUPPORTED_LAYERS = new Set(['middleware', 'csrf-off', 'etag']);
+const SUPPORTED_LAYERS = new Set(['middleware', 'csrf-off', 'etag', 'throttle', 'throttle-by']);
 
 /**
  * Refuses at start-up a route whose guard this version cannot enforce yet: serving it
@@ -83,5 +85,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
     maintenance: services.get(TOKENS.maintenance),
     xsrfCookie: parts.xsrfCookie,
+    cacheStore: services.get(TOKENS.cacheStore),
+    rateLimiters: parts.rateLimiters,
   });
 }

@@ -6,6 +6,7 @@ import type { ListUsers } from '../application/users/list-users.js';
 import type { MarkEmailVerified } from '../application/users/mark-email-verified.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import type { CacheStore } from '../ports/cache-store.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MaintenanceSwitch } from '../ports/maintenance-switch.js';
@@ -38,6 +39,7 @@ export const TOKENS = {
   userRepository: token<UserRepository>('UserRepository'),
   recordLookup: token<RecordLookup>('RecordLookup'),
   maintenance: token<MaintenanceSwitch>('MaintenanceSwitch'),
+  cacheStore: token<CacheStore>('CacheStore'),
   createUser: token<CreateUser>('CreateUser'),
   listUsers: token<ListUsers>('ListUsers'),
   findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),

@@ -207,7 +207,20 @@ export class HxHeader {
   }
 }
 
-export type Extra = Toast | SetCookie | HxHeader;
+/** Any response header to add: `combine(json(data), Header.make('Cache-Control', 'no-store'))`. */
+export class Header {
+  private constructor(
+    readonly name: string,
+    readonly value: string,
+  ) {}
+
+  static make(name: string, value: string): Header {
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/u.test(name)) throw new TypeError(`"${name}" is not a valid header name`);
+    return new Header(name, value);
+  }
+}
+
+export type Extra = Toast | SetCookie | HxHeader | Header;
 
 /** A response plus what goes with it: `combine(Redirect.to('/'), Toast.success('Saved'))`. */
 export class Combined {

@@ -1,6 +1,5 @@
 import { badRequest } from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
-import type { RouteLayer } from '../../../domain/routing/route-layer.js';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import { matchRoute } from '../../../domain/routing/match.js';
 import { overriddenMethod } from '../../../domain/security/method-override.js';
@@ -28,13 +27,9 @@ export interface DispatchOptions {
   frameworkStages: readonly Stage[];
   /** `App.layer` middleware, first added outermost. */
   appLayers: readonly Middleware[];
+  /** Each route's own layers as middleware, outermost first, built once at start. */
+  routeLayers: ReadonlyMap<object, readonly Middleware[]>;
   send: SendOptions;
-}
-
-/** The middleware functions of a route's layers, outermost first. */
-export function routeMiddleware(layers: readonly RouteLayer[]): Middleware[] {
-  // `withoutCsrf()` and `etag()` are markers the kernel reads, not middleware.
-  return layers.filter((layer) => layer.kind === 'middleware').map((layer) => layer.layer as Middleware);
 }
 
 function noRoute(path: string): MatchedRoute {
@@ -91,7 +86,7 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         ctx = new KernelContext(request, method, matched, options.shared);
         ctx.csrfExempt = route.layers.some((layer) => layer.kind === 'csrf-off');
         ctx.etag = route.layers.some((layer) => layer.kind === 'etag');
-        layers = [...frameworkStages, ...appLayers, ...routeMiddleware(route.layers)];
+        layers = [...frameworkStages, ...appLayers, ...(options.routeLayers.get(route) ?? [])];
         const target = route.target;
         const context = ctx;
         handler =

@@ -6,6 +6,7 @@ import type { TrustedProxies } from '../../../domain/security/client-ip.js';
 import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { MaintenanceSwitch } from '../../../ports/maintenance-switch.js';
 import type { RandomSource } from '../../../ports/random-source.js';
@@ -24,6 +25,8 @@ import { builtInRoutes } from './stages/built-in-routes.js';
 import { requestIdStage } from './stages/request-id.js';
 import { securityHeadersStage } from './stages/security-headers.js';
 import { sessionStage } from './stages/session.js';
+import { routeLayerMiddleware } from './route-layers.js';
+import type { LimiterRule } from './stages/throttle.js';
 import { timeoutStage } from './stages/timeout.js';
 import { trustedHostsStage } from './stages/trusted-hosts.js';
 import { viewsStage } from './stages/views.js';
@@ -55,6 +58,10 @@ export interface HttpKernelOptions {
   appLayers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
   shares: readonly SharedValue[];
+  /** The counters of rate limits (CACHE_STORE). */
+  cacheStore: CacheStore;
+  /** `App.rateLimiter(name, rule)`: the limiters `.throttleBy(name)` uses. */
+  rateLimiters: ReadonlyMap<string, LimiterRule>;
   /** `App.xsrfCookie()`: the CSRF token also goes out as the script-readable `XSRF-TOKEN` cookie. */
   xsrfCookie: boolean;
   /** Whether the site is down for maintenance (`fwx down`). */
@@ -131,6 +138,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
       publicFiles,
       frameworkStages,
       appLayers: options.appLayers,
+      routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters }),
       send: { sealer, https },
     }),
   });

@@ -4,7 +4,7 @@ import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type {} from '@hapi/inert';
 import type { CookieSealer } from '../cookie-sealer.js';
 import { SetCookie } from '../cookies.js';
-import { Combined, Download, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from '../replies.js';
+import { Combined, Download, Header, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from '../replies.js';
 import type { Reply } from '../replies.js';
 import { RawReply, ResolvedRedirect } from './resolved-replies.js';
 
@@ -23,7 +23,7 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
     const response = await sendReply(h, reply.primary, options);
     for (const extra of reply.extras) {
       if (extra instanceof SetCookie) await setCookie(response, extra, options);
-      else if (extra instanceof HxHeader) response.header(extra.name, headerText(extra.value));
+      else if (extra instanceof HxHeader || extra instanceof Header) response.header(extra.name, headerText(extra.value));
     }
     return response;
   }
