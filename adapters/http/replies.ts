@@ -234,6 +234,11 @@ export function combine(primary: Reply, ...extras: Extra[]): Combined {
   return new Combined(primary, extras);
 }
 
+/** A reply with more extras: added to those of a `Combined`, or combined with a plain reply. */
+export function withExtras(reply: Reply, ...extras: Extra[]): Reply {
+  return reply instanceof Combined ? new Combined(reply.primary, [...reply.extras, ...extras]) : new Combined(reply, extras);
+}
+
 export type Reply =
   | View
   | Redirect

@@ -1,7 +1,6 @@
 import type { Request, Server } from '@hapi/hapi';
-import { isApiClient } from '../../../domain/http/request-kind.js';
 import type { ErrorResponder } from './error-responder.js';
-import { headerText } from './kernel-context.js';
+import { apiClient } from './kernel-context.js';
 
 /**
  * Errors hapi makes itself, before a handler runs (a body that is not what its Content-Type
@@ -21,11 +20,7 @@ export function hapiErrorPages(server: Server, errors: ErrorResponder, globals: 
     const status = response.output.statusCode;
     const page = await errors.respond(
       {
-        api: isApiClient({
-          accept: headerText(request.headers['accept']),
-          contentType: headerText(request.headers['content-type']),
-          authorization: headerText(request.headers['authorization']),
-        }),
+        api: apiClient(request.headers),
         method: request.method.toUpperCase(),
         path: request.path,
         requestId: state.requestId,

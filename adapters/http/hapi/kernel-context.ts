@@ -111,11 +111,7 @@ export class KernelContext implements RequestContext {
       },
     };
     this.hx = partialUpdate((name) => headerText(request.headers[name]));
-    this.isApiClient = isApiClient({
-      accept: headerText(request.headers['accept']),
-      contentType: headerText(request.headers['content-type']),
-      authorization: headerText(request.headers['authorization']),
-    });
+    this.isApiClient = apiClient(request.headers);
   }
 
   get query(): Readonly<Record<string, string | string[]>> {
@@ -253,6 +249,15 @@ function pathParameters(matched: MatchedRoute): PathParameters {
       return number;
     },
   };
+}
+
+/** Whether these request headers make an API client (JSON refusals): see `isApiClient`. */
+export function apiClient(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  return isApiClient({
+    accept: headerText(headers['accept']),
+    contentType: headerText(headers['content-type']),
+    authorization: headerText(headers['authorization']),
+  });
 }
 
 export function headerText(value: string | string[] | undefined): string | undefined {

@@ -64,8 +64,10 @@ export class PublicFiles {
     const urlPath = path.startsWith('/') ? path : `/${path}`;
     const file = this.lookup(urlPath);
     if (file === null) return urlPath;
-    const { mtimeMs } = statSync(file.absolutePath);
     let entry = this.hashes.get(file.absolutePath);
+    // Outside local development files do not change: a page's asset() calls cost no disk access.
+    if (entry !== undefined && !this.watch) return `${urlPath}?v=${entry.hash}`;
+    const { mtimeMs } = statSync(file.absolutePath);
     if (entry === undefined || entry.mtimeMs !== mtimeMs) {
       entry = { mtimeMs, hash: createHash('sha256').update(readFileSync(file.absolutePath)).digest('hex').slice(0, 12) };
       this.hashes.set(file.absolutePath, entry);

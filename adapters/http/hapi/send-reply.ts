@@ -23,7 +23,7 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
     const response = await sendReply(h, reply.primary, options);
     for (const extra of reply.extras) {
       if (extra instanceof SetCookie) await setCookie(response, extra, options);
-      else if (extra instanceof HxHeader || extra instanceof Header) response.header(extra.name, headerText(extra.value));
+      else if (extra instanceof HxHeader || extra instanceof Header) response.header(extra.name, sendableHeader(extra.value));
     }
     return response;
   }
@@ -32,7 +32,7 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
     for (const [name, value] of Object.entries(reply.headers)) response.header(name, value);
     return response;
   }
-  if (reply instanceof ResolvedRedirect) return h.response().code(reply.status).location(headerText(reply.location));
+  if (reply instanceof ResolvedRedirect) return h.response().code(reply.status).location(sendableHeader(reply.location));
   if (reply instanceof JsonReply) return h.response(JSON.stringify(reply.data ?? null)).code(reply.status).type('application/json; charset=utf-8');
   if (reply instanceof TextReply) return h.response(reply.text).code(reply.status).type(reply.contentType);
   if (reply instanceof StatusReply) return h.response().code(reply.status);
@@ -58,7 +58,7 @@ export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendO
  * (`Redirect.to('/café')`) goes out percent-encoded, and JSON (`HxHeader.trigger({ … })`)
  * with `\u` escapes, which keep it the same JSON.
  */
-function headerText(value: string): string {
+function sendableHeader(value: string): string {
   if (/^[\x20-\x7e]*$/u.test(value)) return value;
   if (value.startsWith('{') || value.startsWith('[')) {
     // Per UTF-16 unit (no `u` flag): an emoji becomes its escaped surrogate pair, still valid JSON.

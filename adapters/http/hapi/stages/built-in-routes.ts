@@ -26,27 +26,20 @@ export function builtInRoutes(server: Server, options: BuiltInRouteOptions): voi
     options: plain,
     handler: (_request, h) => h.response({ status: 'ok' }).header('cache-control', 'no-store'),
   });
-  server.route({
-    method: 'GET',
-    path: '/robots.txt',
-    options: plain,
-    handler: (request, h) => {
-      const file = options.publicFiles.lookup(request.path);
-      if (file !== null) return sendFile(request, h, file);
-      return h.response(options.robotsTxt).type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
-    },
-  });
-  server.route({
-    method: 'GET',
-    path: '/favicon.ico',
-    options: plain,
-    handler: (request, h) => {
-      const file = options.publicFiles.lookup(request.path);
-      if (file !== null) return sendFile(request, h, file);
-      // No icon: an empty answer browsers may cache, instead of a 404 page on every visit.
-      return h.response().code(204).header('cache-control', 'public, max-age=86400');
-    },
-  });
+  /** A built-in answer that the app's own file in `public/` replaces. */
+  const publicOr = (path: string, fallback: (h: ResponseToolkit) => ResponseObject) =>
+    server.route({
+      method: 'GET',
+      path,
+      options: plain,
+      handler: (request, h) => {
+        const file = options.publicFiles.lookup(request.path);
+        return file !== null ? sendFile(request, h, file) : fallback(h);
+      },
+    });
+  publicOr('/robots.txt', (h) => h.response(options.robotsTxt).type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600'));
+  // No icon: an empty answer browsers may cache, instead of a 404 page on every visit.
+  publicOr('/favicon.ico', (h) => h.response().code(204).header('cache-control', 'public, max-age=86400'));
 }
 
 function sendFile(request: Request, h: ResponseToolkit, file: PublicFile): ResponseObject {

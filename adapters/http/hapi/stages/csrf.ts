@@ -1,9 +1,9 @@
 import { csrfCheck } from '../../../../domain/security/csrf.js';
 import { SetCookie } from '../../cookies.js';
 import { HttpAbort } from '../../http-error.js';
+import { withExtras } from '../../replies.js';
 import { headerText } from '../kernel-context.js';
 import type { Stage } from '../pipeline.js';
-import { withExtras } from './session.js';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const PAGE_EXPIRED = 'The page expired. Go back, reload it and try again.';

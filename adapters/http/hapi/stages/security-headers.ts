@@ -4,6 +4,7 @@ import type { TrustedProxies } from '../../../../domain/security/client-ip.js';
 import { securityHeaders } from '../../../../domain/security/security-headers.js';
 import type { Logger } from '../../../../ports/logger.js';
 import type { RandomSource } from '../../../../ports/random-source.js';
+import { headerText } from '../kernel-context.js';
 
 export interface SecurityStageOptions {
   https: boolean;
@@ -26,8 +27,8 @@ export function securityHeadersStage(server: Server, options: SecurityStageOptio
       nonce: Buffer.from(options.random.bytes(16)).toString('base64'),
       clientIp: clientIp({
         remoteAddress: request.info.remoteAddress,
-        xForwardedFor: header(request.headers['x-forwarded-for']),
-        forwarded: header(request.headers['forwarded']),
+        xForwardedFor: headerText(request.headers['x-forwarded-for']),
+        forwarded: headerText(request.headers['forwarded']),
         trustedProxies: options.trustedProxies,
       }),
       requestId: '',
@@ -58,10 +59,6 @@ export function securityHeadersStage(server: Server, options: SecurityStageOptio
     }
     return h.continue;
   });
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 const BYTE_RANGE_SET = /^bytes=\s*(?:\d+-\d*|-\d+)(?:\s*,\s*(?:\d+-\d*|-\d+))*$/iu;

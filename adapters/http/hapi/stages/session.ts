@@ -3,8 +3,7 @@ import type { Clock } from '../../../../ports/clock.js';
 import type { RandomSource } from '../../../../ports/random-source.js';
 import type { CookieSealer } from '../../cookie-sealer.js';
 import { SetCookie } from '../../cookies.js';
-import { Combined } from '../../replies.js';
-import type { Reply } from '../../replies.js';
+import { withExtras } from '../../replies.js';
 import { cookieValues } from '../../cookie-header.js';
 import type { Stage } from '../pipeline.js';
 
@@ -79,8 +78,4 @@ export function sessionStage(options: SessionStageOptions): Stage {
  */
 export function refreshAfterMs(lifetimeMinutes: number): number {
   return Math.min(60_000, (lifetimeMinutes * 60_000) / 4);
-}
-
-export function withExtras(reply: Reply, ...extras: Combined['extras']): Reply {
-  return reply instanceof Combined ? new Combined(reply.primary, [...reply.extras, ...extras]) : new Combined(reply, extras);
 }

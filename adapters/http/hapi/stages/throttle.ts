@@ -3,7 +3,7 @@ import type { Limit } from '../../../../domain/security/rate-limit.js';
 import type { CacheStore } from '../../../../ports/cache-store.js';
 import type { Clock } from '../../../../ports/clock.js';
 import { HttpAbort } from '../../http-error.js';
-import { Combined, Header } from '../../replies.js';
+import { Header, withExtras } from '../../replies.js';
 import type { RequestContext, Middleware } from '../../request-context.js';
 
 /** What a named limiter's rule sees (`App.rateLimiter(name, rule)`). */
@@ -41,7 +41,6 @@ export function throttleMiddleware(options: ThrottleOptions): Middleware {
     const headers = decisionHeaders(decision);
     if (decision.kind === 'refused') throw new HttpAbort(429, 'Too many requests. Please wait before trying again.', { ...headers });
     const reply = await next();
-    const extras = Object.entries(headers).map(([name, value]) => Header.make(name, value));
-    return reply instanceof Combined ? new Combined(reply.primary, [...reply.extras, ...extras]) : new Combined(reply, extras);
+    return withExtras(reply, ...Object.entries(headers).map(([name, value]) => Header.make(name, value)));
   };
 }
