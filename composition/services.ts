@@ -12,5 +12,18 @@ export interface AppServices {
 }
 
 export function appServices(config: Config, container: Container, close: () => Promise<void>): AppServices {
-  return { config, container, get: (token) => resolve(container, token), close };
+  return {
+    config,
+    container,
+    get: (token) => resolve(container, token),
+    close: async () => {
+      // Unbinding runs the deactivation of every service that was built (the Redis connection
+      // of CACHE_STORE=redis closes there), before `close` releases the database they may use.
+      try {
+        await container.unbindAllAsync();
+      } finally {
+        await close();
+      }
+    },
+  };
 }
