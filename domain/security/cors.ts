@@ -173,3 +173,42 @@ export function corsDecision(policy: CorsPolicy, request: CorsRequest): CorsDeci
   headers['access-control-max-age'] = String(policy.maxAgeSeconds);
   return { kind: 'preflight', headers };
 }
+
+/**
+ * The decision when several cors layers cover one route (`.get(a).cors(x).get(b).cors(y)`
+ * puts `a` under both): each layer grants its origins, so the first policy that allows the
+ * request answers with its own headers, and a request none allows gets the first refusal.
+ * Each answer comes from one policy whole, so credentials never travel with another layer's
+ * `*` or `null`. `policies` are in precedence order: the layer declared nearest the route first.
+ */
+export function corsDecisionAmong(policies: readonly CorsPolicy[], request: CorsRequest): CorsDecision {
+  let refusal: CorsDecision | null = null;
+  for (const policy of policies) {
+    const decision = corsDecision(policy, request);
+    if (decision.kind === 'actual' || decision.kind === 'preflight' || decision.kind === 'not-cors') return decision;
+    refusal ??= decision;
+  }
+  if (refusal === null) throw new TypeError('a CORS decision needs at least one policy');
+  return refusal;
+}
+
+/**
+ * One `Vary` value from several (`Accept` and `Origin` → `Accept, Origin`): names kept once,
+ * case-insensitively, in the order met; `*` absorbs everything. A CORS answer must add
+ * `Origin` to whatever Vary the app set, never replace it.
+ */
+export function mergeVary(...values: readonly (string | undefined)[]): string {
+  const seen = new Set<string>();
+  const names: string[] = [];
+  for (const value of values) {
+    for (const part of (value ?? '').split(',')) {
+      const name = part.trim();
+      if (name === '') continue;
+      if (name === '*') return '*';
+      if (seen.has(name.toLowerCase())) continue;
+      seen.add(name.toLowerCase());
+      names.push(name);
+    }
+  }
+  return names.join(', ');
+}

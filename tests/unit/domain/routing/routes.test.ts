@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RouteDefinition } from '../../../../domain/routing/route.js';
 import type { RouteLayer } from '../../../../domain/routing/route-layer.js';
 import { Routes } from '../../../../domain/routing/routes.js';
+import { corsLayerPolicy, corsPolicy } from '../../../../domain/security/cors.js';
 import type { RoutingErrorCode } from '../../../../domain/routing/routing-error.js';
 import type { H } from './routing-helpers.js';
 import { expectRoutingError } from './routing-helpers.js';
@@ -100,6 +101,10 @@ describe('Routes: the spec panics and the other definition mistakes throw', () =
     ['an empty limiter name', () => routes().get('/', 'h').throttleBy(''), 'routing.layer-argument', 'throttle-by'],
     ['cors without origins', () => routes().get('/', 'h').cors([]), 'routing.layer-argument', 'cors'],
     ['cors with an empty origin', () => routes().get('/', 'h').cors(['']), 'routing.layer-argument', 'cors'],
+    ['cors with a path in an origin', () => routes().get('/', 'h').cors(['https://a.test/x']), 'routing.layer-argument', 'https://a.test/x'],
+    ['corsLayer with credentials and *', () => routes().get('/', 'h').corsLayer({ origins: ['*'], credentials: true }), 'routing.layer-argument', '"*"'],
+    ['corsLayer with credentials and null', () => routes().get('/', 'h').corsLayer({ origins: ['null'], credentials: true }), 'routing.layer-argument', '"null"'],
+    ['corsLayer with a bad header', () => routes().get('/', 'h').corsLayer({ origins: ['*'], headers: ['X Y'] }), 'routing.layer-argument', 'X Y'],
     ['a layer entry without a kind', () => routes().get('/', 'h').layer({ kind: '', label: null }), 'routing.layer-argument', 'kind'],
     ['a layer entry with an empty label', () => routes().get('/', 'h').layer({ kind: 'x', label: '' }), 'routing.layer-argument', 'label'],
     ['a resource without actions', () => routes().resource('/p', 'p', {}), 'routing.resource-actions', 'no actions'],
@@ -312,7 +317,12 @@ describe('Routes layers', () => {
     [
       'cors',
       (set) => set.cors(['https://a.test', 'https://b.test']),
-      { kind: 'cors', label: 'cors', options: { origins: ['https://a.test', 'https://b.test'] } },
+      { kind: 'cors', label: 'cors', options: { policy: corsPolicy(['https://a.test', 'https://b.test']) } },
+    ],
+    [
+      'corsLayer',
+      (set) => set.corsLayer({ origins: ['https://a.test'], credentials: true }),
+      { kind: 'cors', label: 'cors', options: { policy: corsLayerPolicy({ origins: ['https://a.test'], credentials: true }) } },
     ],
     ['etag', (set) => set.etag(), { kind: 'etag', label: 'etag' }],
     ['withoutCsrf', (set) => set.withoutCsrf(), { kind: 'csrf-off', label: 'csrf:off' }],
@@ -330,7 +340,7 @@ describe('Routes layers', () => {
     const origins = ['https://a.test'];
     const set = routes().get('/', 'h').cors(origins);
     origins.push('https://evil.test');
-    expect(set.definitions[0]?.layers[0]?.options).toEqual({ origins: ['https://a.test'] });
+    expect(set.definitions[0]?.layers[0]?.options).toEqual({ policy: corsPolicy(['https://a.test']) });
   });
 
   it('wrap routes added by group, merge, resource and domain when added after them', () => {

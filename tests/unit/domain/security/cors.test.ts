@@ -222,4 +222,22 @@ describe('CORS decisions', () => {
       }),
     );
   });
+
+  it('answers a browser’s origin with itself or "*", never with another listed origin', () => {
+    // Browsers send origins serialised (lower case, no default port), as these are.
+    const origin = fc.oneof(fc.constantFrom('https://app.example', 'http://localhost:3000', 'null', 'https://evil.test'), fc.webUrl().map((url) => new URL(url).origin));
+    const options = fc.record({
+      origins: fc.array(fc.constantFrom('*', 'null', 'https://app.example', 'HTTP://Localhost:3000/'), { minLength: 1, maxLength: 4 }),
+      credentials: fc.constant(false),
+    });
+    fc.assert(
+      fc.property(options, origin, fc.constantFrom('GET', 'OPTIONS'), fc.option(fc.constantFrom('GET', 'PUT'), { nil: undefined }), (opts, requestOrigin, method, requestMethod) => {
+        const policy = corsLayerPolicy(opts);
+        const allowOrigin = corsDecision(policy, { method, origin: requestOrigin, requestMethod }).headers['access-control-allow-origin'];
+        if (allowOrigin === undefined) return;
+        if (allowOrigin === '*') expect(policy.anyOrigin).toBe(true);
+        else expect(allowOrigin).toBe(requestOrigin);
+      }),
+    );
+  });
 });
