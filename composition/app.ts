@@ -5,8 +5,13 @@ import { CliKernel } from '../adapters/cli/kernel.js';
 import type { CommandIO } from '../adapters/cli/command.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
+import type { WebhookVerifier } from '../adapters/http/webhooks.js';
 import type { ContextKey, Handler, Middleware, RequestContext } from '../adapters/http/request-context.js';
 import { PinoLogger } from '../adapters/log/pino-logger.js';
+import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
+import type { Gate, NamesOf } from '../adapters/access/registered-access-policy.js';
+import type { AccessPolicy } from '../ports/access-policy.js';
+import type { TokenVerifier } from '../ports/token-verifier.js';
 import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { buildRouteTable } from '../domain/routing/route-table.js';
@@ -75,6 +80,10 @@ export class App {
   private readonly templateHooks: ((env: Environment) => void)[] = [];
   private sendXsrfCookie = false;
   private readonly rateLimiters = new Map<string, LimiterRule>();
+  private readonly webhooks = new Map<string, WebhookVerifier>();
+  private readonly registeredPolicy = new RegisteredAccessPolicy();
+  private customPolicy: AccessPolicy | null = null;
+  private customTokens: TokenVerifier | null = null;
   private booted: Promise<AppServices> | null = null;
 
   private constructor(private readonly options: AppOptions) {}
@@ -135,6 +144,53 @@ export class App {
   rateLimiter(name: string, rule: LimiterRule): this {
     if (this.rateLimiters.has(name)) throw new TypeError(`The rate limiter "${name}" is registered twice`);
     this.rateLimiters.set(name, rule);
+    return this;
+  }
+
+  /**
+   * The signature check `Routes.webhook(path, name, handler)` routes use: it gets the headers
+   * and the body's bytes and says yes or no (no is a 403). `hmacSha256Webhook({ header,
+   * secret, prefix })` is the usual one. A webhook route naming no registered check stops start-up.
+   */
+  webhook(name: string, verifier: WebhookVerifier): this {
+    if (this.webhooks.has(name)) throw new TypeError(`The webhook "${name}" is registered twice`);
+    this.webhooks.set(name, verifier);
+    return this;
+  }
+
+  /**
+   * A gate or policy: `app.gate('update-post', (user, post) => post.authorId === user.id)`.
+   * `requireGate(name)` and `ctx.user.authorize(name, resource)` ask it; unknown names are refused.
+   */
+  gate(ability: string, gate: Gate): this {
+    this.registeredPolicy.define(ability, gate);
+    return this;
+  }
+
+  /** Where the user's roles come from, for `requireRole(name)` and `user.hasRole(name)`. */
+  roles(lookup: NamesOf): this {
+    this.registeredPolicy.roles(lookup);
+    return this;
+  }
+
+  /** Where the user's permissions come from, for `requirePermission(name)` and `requireGate(name)`. */
+  permissions(lookup: NamesOf): this {
+    this.registeredPolicy.permissions(lookup);
+    return this;
+  }
+
+  /** Replaces gates, roles and permissions with a policy of the app's own (a permissions module). */
+  accessPolicy(policy: AccessPolicy): this {
+    this.customPolicy = policy;
+    return this;
+  }
+
+  /**
+   * Who an `Authorization: Bearer` token signs in. By default tokens issued into the
+   * `api_tokens` table (`SqlTokenVerifier.issue`); an app with its own format gives its own.
+   */
+  tokenVerifier(verifier: TokenVerifier): this {
+    this.customTokens = verifier;
     return this;
   }
 
@@ -205,6 +261,7 @@ export class App {
       templates: this.templateHooks,
       xsrfCookie: this.sendXsrfCookie,
       rateLimiters: this.rateLimiters,
+      webhooks: this.webhooks,
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
@@ -232,6 +289,10 @@ export class App {
         const clock = this.options.clock;
         provide(container, TOKENS.clock, [], () => clock);
       }
+      const policy = this.customPolicy ?? this.registeredPolicy;
+      provide(container, TOKENS.accessPolicy, [], () => policy);
+      const tokens = this.customTokens;
+      if (tokens !== null) provide(container, TOKENS.tokenVerifier, [], () => tokens);
       return appServices(config, container, async () => {
         await database.close();
         if (logger instanceof PinoLogger) logger.flush();

@@ -6,6 +6,7 @@ import { migrateCommands } from '../adapters/cli/commands/migrate.js';
 import { routeListCommand } from '../adapters/cli/commands/route-list.js';
 import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
+import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import type { App } from './app.js';
 import { generateAppKey, setEnvValue } from './env-file.js';
@@ -48,6 +49,12 @@ export function frameworkCommands(app: App): CliCommand[] {
       async maintenance() {
         const services = await app.services();
         return { switch: services.get(TOKENS.maintenance), clock: services.get(TOKENS.clock), appUrl: services.config.app.url };
+      },
+    }),
+    sessionPruneCommand({
+      async sessions() {
+        const services = await app.services();
+        return { store: services.get(TOKENS.sessionStore), clock: services.get(TOKENS.clock), driver: services.config.session.driver };
       },
     }),
     routeListCommand({

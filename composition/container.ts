@@ -2,6 +2,10 @@ import { join } from 'node:path';
 import { Container } from 'inversify';
 import { CreateUser } from '../application/users/create-user.js';
 import { DeleteUser } from '../application/users/delete-user.js';
+import { EndOtherSessions } from '../application/users/end-other-sessions.js';
+import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
+import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
+import { SqlTokenVerifier } from '../adapters/persistence/mikro-orm/sql-token-verifier.js';
 import { FindUserByEmail } from '../application/users/find-user-by-email.js';
 import { ListUsers } from '../application/users/list-users.js';
 import { MarkEmailVerified } from '../application/users/mark-email-verified.js';
@@ -11,10 +15,12 @@ import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import { MikroOrmUserRepository } from '../adapters/persistence/mikro-orm/mikro-orm-user-repository.js';
 import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
+import { SqlRecordFinder } from '../adapters/persistence/mikro-orm/sql-record-finder.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { MemoryCacheStore } from '../adapters/cache/memory-cache-store.js';
+import { RedisCacheStore } from '../adapters/cache/redis-cache-store.js';
+import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { MarkerFileSwitch } from '../adapters/maintenance/marker-file-switch.js';
-import { FrameworkError } from '../domain/shared/errors.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
 import type { Logger } from '../ports/logger.js';
 import type { Config } from './config.js';
@@ -62,13 +68,31 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
-  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock], (config, clock) => {
-    if (config.cache.store !== 'memory') {
-      // Said at start-up rather than silently counting per process: shared limits are the point.
-      throw new FrameworkError('cache.unavailable', `CACHE_STORE=${config.cache.store} is not implemented yet; unset it to count in memory`);
+  provide(container, TOKENS.recordFinder, [TOKENS.database], (db) => new SqlRecordFinder(db.raw));
+  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => {
+    switch (config.cache.store) {
+      case 'memory':
+        return new MemoryCacheStore(clock);
+      case 'database':
+        return new SqlCacheStore(db.raw, clock, {
+          onPruneError: (error) => logger.warn('expired cache rows could not be deleted', { error: String(error) }),
+        });
+      case 'redis':
+        return new RedisCacheStore({
+          url: config.redis.url.reveal(),
+          onError: (error) => logger.error('Redis (CACHE_STORE=redis) is unreachable; rate-limited routes fail until it is back', { error: error.message }),
+        });
     }
-    return new MemoryCacheStore(clock);
   });
+  // Runs when the app closes (services.close unbinds the container): the Redis connection
+  // would otherwise keep the process alive.
+  container.onDeactivation(id(TOKENS.cacheStore), (store) => (store instanceof RedisCacheStore ? store.close() : undefined));
+  provide(container, TOKENS.sessionStore, [TOKENS.database], (db) => new SqlSessionStore(db.raw));
+  // Tokens issued into the api_tokens table; an app with its own token format provides another.
+  provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
+  // Refuses everything until the app registers gates, roles or permissions (App.gate, …).
+  provide(container, TOKENS.accessPolicy, [], () => new RegisteredAccessPolicy());
+  provide(container, TOKENS.endOtherSessions, [TOKENS.userRepository, TOKENS.clock], (users, clock) => new EndOtherSessions(users, clock));
   // The spec's marker file: every process of the app on this machine sees the same one.
   provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));
   provide(

@@ -5,10 +5,13 @@ import type { Environment } from 'nunjucks';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
+import type { WebhookVerifier } from '../adapters/http/webhooks.js';
 import type { Handler, Middleware } from '../adapters/http/request-context.js';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import { NunjucksViewRenderer } from '../adapters/views/nunjucks/nunjucks-view-renderer.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
+import { urlFor } from '../domain/routing/url.js';
+import type { GuardPages } from '../domain/security/guards.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
 import { parseTrustedProxies } from '../domain/security/client-ip.js';
 import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
@@ -26,14 +29,32 @@ export interface HttpParts {
   templates: readonly ((env: Environment) => void)[];
   xsrfCookie: boolean;
   rateLimiters: ReadonlyMap<string, LimiterRule>;
+  webhooks: ReadonlyMap<string, WebhookVerifier>;
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
-const SUPPORTED_LAYERS = new Set(['middleware', 'csrf-off', 'etag', 'throttle', 'throttle-by']);
+/** Every layer kind the kernel gives behaviour to. */
+const SUPPORTED_LAYERS = new Set([
+  'middleware',
+  'csrf-off',
+  'etag',
+  'throttle',
+  'throttle-by',
+  'webhook',
+  'cors',
+  'auth',
+  'verified',
+  'guest',
+  'gate',
+  'role',
+  'permission',
+  'ability',
+  'password-confirmed',
+]);
 
 /**
- * Refuses at start-up a route whose guard this version cannot enforce yet: serving it
- * unguarded would be worse than not starting.
+ * Refuses at start-up a route under a layer kind the kernel does not know (a `Routes.layer`
+ * entry meant for another version, say): serving it unguarded would be worse than not starting.
  */
 export function checkLayersSupported(table: RouteTable<Handler>): void {
   for (const route of table.routes) {
@@ -41,11 +62,25 @@ export function checkLayersSupported(table: RouteTable<Handler>): void {
       if (!SUPPORTED_LAYERS.has(layer.kind)) {
         throw new FrameworkError(
           'http.layer-unavailable',
-          `The route ${route.methods.join('|')} ${route.pattern.source} uses '${layer.label ?? layer.kind}', which is not implemented yet (it arrives with sessions and security)`,
+          `The route ${route.methods.join('|')} ${route.pattern.source} uses the layer '${layer.label ?? layer.kind}', which this version of the kernel does not know`,
         );
       }
     }
   }
+}
+
+/**
+ * Where guards send visitors, by the spec's route names. Without a `login` route a turned-away
+ * guest gets a 401 page (an API-only app); the others fall back to the spec's paths.
+ */
+export function guardPages(table: RouteTable<Handler>): GuardPages {
+  const url = (name: string): string | null => (table.named.has(name) ? urlFor(table, name) : null);
+  return {
+    login: url('login'),
+    verificationNotice: url('verification.notice'),
+    home: url('home') ?? '/',
+    passwordConfirm: url('password.confirm') ?? '/confirm-password',
+  };
 }
 
 export function buildHttpServer(services: AppServices, parts: HttpParts): Promise<Server> {
@@ -71,6 +106,17 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
     sessionLifetimeMinutes: config.session.lifetimeMinutes,
+    sessionStore: config.session.driver === 'database' ? services.get(TOKENS.sessionStore) : null,
+    identity: {
+      users: services.get(TOKENS.userRepository),
+      tokens: services.get(TOKENS.tokenVerifier),
+      policy: services.get(TOKENS.accessPolicy),
+      endOtherSessions: services.get(TOKENS.endOtherSessions),
+      clock: services.get(TOKENS.clock),
+      random: services.get(TOKENS.random),
+      rememberLifetimeMinutes: config.session.rememberLifetimeMinutes,
+      pages: guardPages(parts.table),
+    },
     keys: deriveAppKeys(config.app.key.reveal()),
     logger: services.get(TOKENS.logger),
     clock: services.get(TOKENS.clock),
@@ -87,5 +133,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     xsrfCookie: parts.xsrfCookie,
     cacheStore: services.get(TOKENS.cacheStore),
     rateLimiters: parts.rateLimiters,
+    records: services.get(TOKENS.recordFinder),
+    webhooks: parts.webhooks,
   });
 }

@@ -25,3 +25,14 @@ export { checkbox, integer, number, text as textField, optionalText, list, oneOf
 export { object } from 'superstruct';
 export { Limit } from '../domain/security/rate-limit.js';
 export type { LimiterRule, LimiterRequest } from '../adapters/http/hapi/stages/throttle.js';
+export { AuthUser } from '../adapters/http/auth-user.js';
+export type { SessionAuth } from '../adapters/http/request-context.js';
+export type { TokenVerifier, VerifiedToken } from '../ports/token-verifier.js';
+export type { AccessPolicy } from '../ports/access-policy.js';
+export { InMemoryTokenVerifier } from '../adapters/persistence/memory/in-memory-token-verifier.js';
+export { SqlTokenVerifier } from '../adapters/persistence/mikro-orm/sql-token-verifier.js';
+export type { Gate } from '../adapters/access/registered-access-policy.js';
+export { model } from '../adapters/http/model.js';
+export type { Model, ModelOptions } from '../adapters/http/model.js';
+export { hmacSha256Webhook } from '../adapters/http/webhooks.js';
+export type { HmacWebhookOptions, WebhookRequest, WebhookVerifier } from '../adapters/http/webhooks.js';

@@ -6,6 +6,9 @@ import type { Clock } from '../ports/clock.js';
 import type { AppOptions, CommandOutcome, RunningApp } from './app.js';
 import { App } from './app.js';
 import { createDefaultApp } from './default-app.js';
+import type { CreateUserInput } from '../application/users/create-user.js';
+import type { User } from '../domain/users/user.js';
+import { TOKENS } from './tokens.js';
 
 export interface TestAppOptions {
   /** Settings on top of the test defaults (APP_ENV=testing, a random APP_KEY, in-memory SQLite). */
@@ -54,6 +57,14 @@ export class TestApp {
   async serve(): Promise<TestServer> {
     const running = await this.app.serve();
     return new TestServer(running);
+  }
+
+  /** Creates a user in the app's database (migrated by `serve()` first); throws when refused. */
+  async createUser(input: CreateUserInput): Promise<User> {
+    const services = await this.app.services();
+    const result = await services.get(TOKENS.createUser).execute(input);
+    if (result.kind !== 'created') throw new Error(`The test user ${input.email} was not created: ${JSON.stringify(result)}`);
+    return result.user;
   }
 
   close(): Promise<void> {

@@ -6,12 +6,17 @@ import type { ListUsers } from '../application/users/list-users.js';
 import type { MarkEmailVerified } from '../application/users/mark-email-verified.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import type { EndOtherSessions } from '../application/users/end-other-sessions.js';
+import type { AccessPolicy } from '../ports/access-policy.js';
 import type { CacheStore } from '../ports/cache-store.js';
+import type { SessionStore } from '../ports/session-store.js';
+import type { TokenVerifier } from '../ports/token-verifier.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import type { MaintenanceSwitch } from '../ports/maintenance-switch.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RecordLookup } from '../ports/record-lookup.js';
+import type { RecordFinder } from '../ports/record-finder.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { SchemaMigrator } from '../ports/schema-migrator.js';
 import type { UserRepository } from '../ports/user-repository.js';
@@ -38,8 +43,13 @@ export const TOKENS = {
   migrator: token<SchemaMigrator>('SchemaMigrator'),
   userRepository: token<UserRepository>('UserRepository'),
   recordLookup: token<RecordLookup>('RecordLookup'),
+  recordFinder: token<RecordFinder>('RecordFinder'),
   maintenance: token<MaintenanceSwitch>('MaintenanceSwitch'),
   cacheStore: token<CacheStore>('CacheStore'),
+  sessionStore: token<SessionStore>('SessionStore'),
+  tokenVerifier: token<TokenVerifier>('TokenVerifier'),
+  accessPolicy: token<AccessPolicy>('AccessPolicy'),
+  endOtherSessions: token<EndOtherSessions>('EndOtherSessions'),
   createUser: token<CreateUser>('CreateUser'),
   listUsers: token<ListUsers>('ListUsers'),
   findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),

@@ -15,6 +15,11 @@ export interface UserRepository {
   /** Users in id order. */
   list(page: { limit: number; offset: number }): Promise<User[]>;
   count(): Promise<number>;
+  /**
+   * Adds one to the user's session epoch in one atomic step (two devices asking at once both
+   * count) and returns the new epoch, or null when there is no such user.
+   */
+  raiseSessionEpoch(id: number, now: Date): Promise<number | null>;
   /** Removes the user and, through the schema, everything that belongs to them. */
   remove(id: number): Promise<boolean>;
 }

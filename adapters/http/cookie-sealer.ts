@@ -28,6 +28,10 @@ export class CookieSealer {
 
   /** The value, or undefined when the text is tampered, foreign, or sealed for another name. */
   async unseal(name: string, sealed: string): Promise<unknown> {
+    // With Buffer keys iron leaves the two salt parts (3rd and 7th) empty and never reads them:
+    // text written into them would not change what opens. One seal, one spelling.
+    const parts = sealed.split('*');
+    if (parts.length !== 8 || parts[2] !== '' || parts[6] !== '') return undefined;
     try {
       const opened = (await Iron.unseal(sealed, { [KEY_ID]: this.password }, Iron.defaults)) as { n?: unknown; v?: unknown } | null;
       return opened !== null && typeof opened === 'object' && opened.n === name ? opened.v : undefined;

@@ -1,7 +1,10 @@
 import type { PartialUpdate } from '../../domain/http/request-kind.js';
 import type { Session } from '../../domain/session/session.js';
+import type { User } from '../../domain/users/user.js';
+import type { AuthUser } from './auth-user.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Cookies } from './cookies.js';
+import type { Model } from './model.js';
 import type { Reply } from './replies.js';
 import type { FormSchema } from './validation/form-schema.js';
 
@@ -29,6 +32,21 @@ export interface PathParameters {
   readonly all: Readonly<Record<string, string>>;
 }
 
+/** `ctx.auth`: the session transitions of spec 001 for signing in and out. */
+export interface SessionAuth {
+  /**
+   * Signs the user in on this session: a new CSRF token (and with the database driver a new
+   * session id); `remember` gives the session REMEMBER_LIFETIME instead of SESSION_LIFETIME.
+   */
+  login(user: User, options?: { remember?: boolean }): AuthUser;
+  /** Signs out this device only; other devices stay signed in. A new CSRF token. */
+  logout(): void;
+  /** Ends every other session of the user (copied cookies too); this one stays signed in. */
+  logoutOtherDevices(): Promise<void>;
+  /** Counts as typing the password: `requirePasswordConfirmed` passes for three hours. */
+  confirmPassword(): void;
+}
+
 /**
  * What a handler and a middleware receive: the spec's extractors as one typed object.
  * Everything is read lazily; nothing here touches the network.
@@ -42,6 +60,14 @@ export interface RequestContext {
   readonly page: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   readonly session: Session;
+  /** The signed-in user (from the session or an `Authorization: Bearer` token), or null for a guest. */
+  readonly user: AuthUser | null;
+  /**
+   * The signed-in user, or the handler stops: guests go to the login page (GET pages are
+   * remembered for `Redirect.intended`), partial updates get `HX-Redirect`, API clients 401 JSON.
+   */
+  requireUser(): AuthUser;
+  readonly auth: SessionAuth;
   readonly cookies: Cookies;
   readonly hx: PartialUpdate;
   readonly ip: string | null;
@@ -54,6 +80,16 @@ export interface RequestContext {
   readonly isApiClient: boolean;
   /** The unvalidated body: form fields or JSON. */
   body(): unknown;
+  /** The body's bytes as received, on a `Routes.webhook` route (for signatures); null elsewhere. */
+  rawBody(): Buffer | null;
+  /**
+   * Route model binding (the spec's `Found<M>`): the row the route's parameter names, the one
+   * named after the model (`{product}` for `products`) or else the only one (or `param`), read as
+   * the model's key or, for a parameter named after one of its `columns`, by that column. The
+   * model's scope and soft deletes apply. No row, or a key that does not parse: the handler
+   * stops with 404. It only loads; permission checks stay with the handler.
+   */
+  found<Row>(model: Model<Row>, param?: string): Promise<Row>;
   /**
    * The form (or JSON body, or for GET the query) checked by the schema's steps. When it fails,
    * the handler stops: a plain form goes back (303) with its errors and old input; a partial

@@ -1,3 +1,5 @@
+import { corsLayerPolicy } from '../security/cors.js';
+import type { CorsLayerOptions, CorsPolicy } from '../security/cors.js';
 import { RoutingError } from './routing-error.js';
 
 /**
@@ -31,7 +33,8 @@ export type BuiltInLayer =
       readonly options: { readonly max: number; readonly perSeconds: number };
     }
   | { readonly kind: 'throttle-by'; readonly label: string; readonly options: { readonly name: string } }
-  | { readonly kind: 'cors'; readonly label: 'cors'; readonly options: { readonly origins: readonly string[] } }
+  | { readonly kind: 'webhook'; readonly label: string; readonly options: { readonly name: string } }
+  | { readonly kind: 'cors'; readonly label: 'cors'; readonly options: { readonly policy: CorsPolicy } }
   | { readonly kind: 'etag'; readonly label: 'etag' }
   | { readonly kind: 'csrf-off'; readonly label: 'csrf:off' };
 
@@ -39,7 +42,7 @@ export type BuiltInLayer =
 // make the listing ambiguous; they are never part of a real gate, role or limiter name.
 const LAYER_NAME = /^[^\s,]+$/u;
 
-export function namedLayer(kind: 'gate' | 'role' | 'permission' | 'ability' | 'throttle-by', name: string): BuiltInLayer {
+export function namedLayer(kind: 'gate' | 'role' | 'permission' | 'ability' | 'throttle-by' | 'webhook', name: string): BuiltInLayer {
   if (!LAYER_NAME.test(name)) {
     throw new RoutingError('routing.layer-argument', `${kind} name '${name}' must be non-empty, without spaces or commas`);
   }
@@ -58,11 +61,34 @@ export function throttleLayer(max: number, perSeconds: number): BuiltInLayer {
   return Object.freeze({ kind: 'throttle', label: `throttle:${max}/${perSeconds}s`, options });
 }
 
-export function corsLayer(origins: readonly string[]): BuiltInLayer {
-  if (origins.length === 0 || origins.some((origin) => origin.trim() === '')) {
+/**
+ * `.cors(origins)` and `.corsLayer(options)`: the policy is built here, so a bad origin, header
+ * or credentials with `*`/`null` stops the app when its routes are built, not at a request.
+ */
+export function corsLayer(options: CorsLayerOptions): BuiltInLayer {
+  if (options.origins.length === 0 || options.origins.some((origin) => origin.trim() === '')) {
     throw new RoutingError('routing.layer-argument', "cors needs at least one non-empty origin (['*'] for any origin)");
   }
-  return Object.freeze({ kind: 'cors', label: 'cors', options: Object.freeze({ origins: Object.freeze([...origins]) }) });
+  let policy: CorsPolicy;
+  try {
+    policy = corsLayerPolicy(options);
+  } catch (error) {
+    if (error instanceof TypeError) throw new RoutingError('routing.layer-argument', `cors: ${error.message}`);
+    throw error;
+  }
+  return Object.freeze({ kind: 'cors', label: 'cors', options: Object.freeze({ policy }) });
+}
+
+/**
+ * The CORS policies over a route, the layer declared nearest the route first (layers are
+ * stored outermost first). Empty when no cors layer covers it.
+ */
+export function corsPolicies(layers: readonly RouteLayer[]): CorsPolicy[] {
+  const policies: CorsPolicy[] = [];
+  for (const layer of layers) {
+    if (layer.kind === 'cors') policies.unshift((layer.options as { policy: CorsPolicy }).policy);
+  }
+  return policies;
 }
 
 /** Checks a layer given to the generic `Routes.layer(entry)`. */

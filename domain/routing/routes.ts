@@ -1,3 +1,4 @@
+import type { CorsLayerOptions } from '../security/cors.js';
 import { parseHostPattern } from './host-pattern.js';
 import type { HostPattern } from './host-pattern.js';
 import { joinPaths, parsePathPattern } from './path-pattern.js';
@@ -56,6 +57,16 @@ export class Routes<H> {
 
   delete(path: string, handler: H): Routes<H> {
     return this.#add(['DELETE'], path, { kind: 'handler', handler });
+  }
+
+  /**
+   * A POST route for another service's calls: no CSRF token, and the request must pass the
+   * signature check the app registers with `App.webhook(verifier, …)` (an unregistered one
+   * stops start-up). The check wraps this route only; `route:list` shows `webhook:<verifier>`.
+   */
+  webhook(path: string, verifier: string, handler: H): Routes<H> {
+    const route = definition<H>(['POST'], path, { kind: 'handler', handler }, null);
+    return this.#with([...this.#routes, Object.freeze({ ...route, layers: Object.freeze([namedLayer('webhook', verifier)]) })]);
   }
 
   /** A route for any method; `route:list` shows its method as `*`. */
@@ -236,9 +247,18 @@ export class Routes<H> {
     return this.#wrap(namedLayer('throttle-by', name));
   }
 
-  /** Lets browsers on these origins (`['*']` for any) fetch the routes added before it. */
+  /**
+   * Lets browsers on these origins (`['*']` for any) fetch the routes added before it: methods
+   * GET, POST, PUT, PATCH, DELETE, OPTIONS; headers Content-Type, Authorization, Accept,
+   * X-CSRF-Token; no cookies; preflights kept an hour.
+   */
   cors(origins: readonly string[]): Routes<H> {
-    return this.#wrap(corsLayer(origins));
+    return this.#wrap(corsLayer({ origins }));
+  }
+
+  /** `.cors` with other methods, headers, exposed headers, credentials or preflight lifetime. */
+  corsLayer(options: CorsLayerOptions): Routes<H> {
+    return this.#wrap(corsLayer(options));
   }
 
   etag(): Routes<H> {

@@ -26,7 +26,12 @@ export interface TrustedHosts {
 }
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/u;
-const PORT = /^\d{0,5}$/u;
+const PORT_DIGITS = /^\d{0,5}$/u;
+
+/** A port as a Host header may carry it: none, or a number up to 65535. */
+function validPort(port: string): boolean {
+  return PORT_DIGITS.test(port) && (port === '' || Number(port) <= 65_535);
+}
 const MAX_NAME_LENGTH = 253;
 
 /** A DNS-style name (or dotted IPv4) in canonical form, or null when it is not one. */
@@ -63,12 +68,12 @@ export function canonicalHost(hostHeader: string | undefined): string | null {
     const rest = value.slice(end + 1);
     if (rest !== '' && !rest.startsWith(':')) return null;
     port = rest.slice(1);
-    return PORT.test(port) ? canonicalIpv6Literal(host) : null;
+    return validPort(port) ? canonicalIpv6Literal(host) : null;
   }
   const colon = value.indexOf(':');
   host = colon === -1 ? value : value.slice(0, colon);
   port = colon === -1 ? '' : value.slice(colon + 1);
-  return PORT.test(port) ? canonicalName(host) : null;
+  return validPort(port) ? canonicalName(host) : null;
 }
 
 function parseEntry(raw: string): { kind: 'exact' | 'suffix'; value: string } {

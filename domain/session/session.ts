@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   DEFAULT_ERROR_BAG,
   ERRORS_KEY,
@@ -28,6 +29,8 @@ export type ResumeResult = { kind: 'resumed'; session: Session } | { kind: 'expi
 
 interface SignedIn {
   id: number;
+  /** Names this login among all of the user's (see `loginId()`). */
+  loginId: string;
   epoch: number;
   authenticatedAt: number;
   passwordConfirmedAt: number | null;
@@ -116,9 +119,9 @@ export class Session {
     if (s === null) return { kind: 'invalid' };
     if (now > sessionExpiresAt(s, defaultLifetime)) return { kind: 'expired' };
     const user =
-      s.userId === null || s.userEpoch === null || s.authenticatedAt === null
+      s.userId === null || s.userEpoch === null || s.authenticatedAt === null || s.loginId === null
         ? null
-        : { id: s.userId, epoch: s.userEpoch, authenticatedAt: s.authenticatedAt, passwordConfirmedAt: s.passwordConfirmedAt };
+        : { id: s.userId, loginId: s.loginId, epoch: s.userEpoch, authenticatedAt: s.authenticatedAt, passwordConfirmedAt: s.passwordConfirmedAt };
     const flashOld = new Map(Object.entries(s.flash));
     const session = new Session({
       token: s.token,
@@ -344,6 +347,16 @@ export class Session {
     return this.#user === null ? null : new Date(this.#user.authenticatedAt);
   }
 
+  /**
+   * A name for this login, unique among the user's logins (derived one-way from the random
+   * token given at login, so it reveals nothing). It stays the same for the login's whole life,
+   * also when the token is regenerated: a driver that cannot delete a session (the cookie one)
+   * ends the login by this name.
+   */
+  loginId(): string | null {
+    return this.#user?.loginId ?? null;
+  }
+
   passwordConfirmedAt(): Date | null {
     const at = this.#user?.passwordConfirmedAt ?? null;
     return at === null ? null : new Date(at);
@@ -366,7 +379,7 @@ export class Session {
     if (!isEpoch(options.epoch)) throw new TypeError(`A session epoch must be a non-negative integer; got ${String(options.epoch)}`);
     const now = timeOf(options.now);
     this.#token = checkToken(options.newToken);
-    this.#user = { id: userId, epoch: options.epoch, authenticatedAt: now, passwordConfirmedAt: now };
+    this.#user = { id: userId, loginId: loginIdOf(this.#token), epoch: options.epoch, authenticatedAt: now, passwordConfirmedAt: now };
     this.#needsNewId = true;
     this.#dirty = true;
   }
@@ -448,6 +461,7 @@ export class Session {
       userId: user?.id ?? null,
       userEpoch: user?.epoch ?? null,
       authenticatedAt: user?.authenticatedAt ?? null,
+      loginId: user?.loginId ?? null,
       passwordConfirmedAt: user?.passwordConfirmedAt ?? null,
       intendedUrl: this.#intendedUrl,
       issuedAt: this.#issuedAt,
@@ -463,6 +477,10 @@ export class Session {
     if (this.#flashNew.has(key)) return this.#flashNew.get(key);
     return this.#flashOld.get(key);
   }
+}
+
+function loginIdOf(token: string): string {
+  return createHash('sha256').update(`login:${token}`, 'utf8').digest('base64url').slice(0, 22);
 }
 
 function checkKey(key: string): string {

@@ -23,6 +23,8 @@ export type SessionSnapshot = {
   /** The user's session epoch at login: a session under a lower epoch than the user's is dead. */
   userEpoch: number | null;
   authenticatedAt: number | null;
+  /** Names the login (see `Session.loginId`); null for a guest. */
+  loginId: string | null;
   passwordConfirmedAt: number | null;
   intendedUrl: string | null;
   issuedAt: number;
@@ -38,6 +40,7 @@ const FIELDS = [
   'userId',
   'userEpoch',
   'authenticatedAt',
+  'loginId',
   'passwordConfirmedAt',
   'intendedUrl',
   'issuedAt',
@@ -74,16 +77,16 @@ export function parseSnapshot(input: unknown): SessionSnapshot | null {
   if (!isTime(s.issuedAt) || !isTime(s.lastActivityAt)) return null;
   if (s.intendedUrl !== null && (typeof s.intendedUrl !== 'string' || s.intendedUrl === '')) return null;
 
-  const { userId, userEpoch, authenticatedAt, passwordConfirmedAt } = s;
+  const { userId, userEpoch, authenticatedAt, loginId, passwordConfirmedAt } = s;
   if (passwordConfirmedAt !== null && !isTime(passwordConfirmedAt)) return null;
-  let user: Pick<SessionSnapshot, 'userId' | 'userEpoch' | 'authenticatedAt'>;
+  let user: Pick<SessionSnapshot, 'userId' | 'userEpoch' | 'authenticatedAt' | 'loginId'>;
   if (userId === null) {
     // A guest has no epoch, login time or password confirmation: half a user is damage.
-    if (userEpoch !== null || authenticatedAt !== null || passwordConfirmedAt !== null) return null;
-    user = { userId: null, userEpoch: null, authenticatedAt: null };
+    if (userEpoch !== null || authenticatedAt !== null || loginId !== null || passwordConfirmedAt !== null) return null;
+    user = { userId: null, userEpoch: null, authenticatedAt: null, loginId: null };
   } else {
-    if (!isUserId(userId) || !isEpoch(userEpoch) || !isTime(authenticatedAt)) return null;
-    user = { userId, userEpoch, authenticatedAt };
+    if (!isUserId(userId) || !isEpoch(userEpoch) || !isTime(authenticatedAt) || !isLoginId(loginId)) return null;
+    user = { userId, userEpoch, authenticatedAt, loginId };
   }
 
   return {
@@ -110,6 +113,10 @@ function jsonRecord(value: unknown): Record<string, JsonValue> | null {
     entries.push([key, copy.value]);
   }
   return Object.fromEntries(entries);
+}
+
+function isLoginId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{22}$/u.test(value);
 }
 
 export function isUserId(value: unknown): value is number {

@@ -99,6 +99,18 @@ export function userRepositoryContract(name: string, fresh: FreshRepository): vo
       expect(await users.list({ limit: 10, offset: 5 })).toEqual([]);
     });
 
+    it('raises the session epoch atomically: concurrent raises all count', async () => {
+      const added = await users.add(draft());
+      if (added.kind !== 'added') throw new Error('not added');
+      const later = new Date('2026-03-02T10:00:00.000Z');
+      const epochs = await Promise.all([1, 2, 3, 4, 5].map(() => users.raiseSessionEpoch(added.user.id, later)));
+      expect([...epochs].sort()).toEqual([1, 2, 3, 4, 5]);
+      const stored = await users.findById(added.user.id);
+      expect(stored?.sessionEpoch).toBe(5);
+      expect(stored?.updatedAt.getTime()).toBe(later.getTime());
+      expect(await users.raiseSessionEpoch(added.user.id + 1000, later)).toBeNull();
+    });
+
     it('removes a user once', async () => {
       const added = await users.add(draft());
       if (added.kind !== 'added') throw new Error('not added');

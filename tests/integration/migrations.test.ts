@@ -13,6 +13,7 @@ const BUILT_IN = [
   '20261121000004_create_oauth_accounts_table',
   '20261121000005_create_password_reset_tokens_table',
   '20261121000006_create_activity_log_table',
+  '20261121000007_create_api_tokens_table',
 ];
 
 const tempDir = useTempDir();
@@ -64,9 +65,9 @@ for (const engine of useEngines()) {
       const up = await test.call('migrate');
       expect(up.code).toBe(0);
       expect(up.stdout.split('\n').filter((line) => line.startsWith('Migrated: '))).toEqual(BUILT_IN.map((id) => `Migrated: ${id}`));
-      expect(up.stdout).toContain('6 migrations ran in batch 1.');
+      expect(up.stdout).toContain('7 migrations ran in batch 1.');
       expect(await tables(test)).toEqual(
-        ['activity_log', 'cache', 'migrations', 'oauth_accounts', 'password_reset_tokens', 'sessions', 'users'],
+        ['activity_log', 'api_tokens', 'cache', 'migrations', 'oauth_accounts', 'password_reset_tokens', 'sessions', 'users'],
       );
 
       const status = await test.call('migrate:status');
@@ -111,7 +112,7 @@ for (const engine of useEngines()) {
       const fresh = await test.call('migrate:fresh', ['--seed']);
       expect(fresh.code).toBe(0);
       expect(fresh.stdout).toContain('Dropped all tables.');
-      expect(fresh.stdout).toContain('6 migrations ran in batch 1.');
+      expect(fresh.stdout).toContain('7 migrations ran in batch 1.');
       expect(fresh.stdout).toContain('Seeded: demo-user');
       expect(await tables(test)).not.toContain('leftover');
       const list = await test.call('user:list', ['--json']);

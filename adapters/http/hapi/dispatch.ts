@@ -3,6 +3,7 @@ import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import { matchRoute } from '../../../domain/routing/match.js';
 import { overriddenMethod } from '../../../domain/security/method-override.js';
+import { canonicalHost } from '../../../domain/security/trusted-hosts.js';
 import { Redirect, View } from '../replies.js';
 import type { Reply } from '../replies.js';
 import type { Handler, Middleware } from '../request-context.js';
@@ -10,6 +11,7 @@ import { KernelContext, headerText } from './kernel-context.js';
 import type { ContextShared, MatchedRoute } from './kernel-context.js';
 import { runOnion } from './pipeline.js';
 import type { Stage } from './pipeline.js';
+import { answerPreflight, routeCorsLayers } from './cors.js';
 import { rangeFits } from './public-files.js';
 import type { PublicFiles } from './public-files.js';
 import { ErrorReply } from './resolved-replies.js';
@@ -49,14 +51,11 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
   const { frameworkStages, appLayers } = options;
   return async (request: Request, h: ResponseToolkit) => {
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
-    // hapi builds `request.url` lazily from the Host header, and throws a TypeError for a Host
-    // that is no host (`a b`, `[`, `:`): that is the client's mistake, a 400, not a 500 page.
-    let path: string;
-    try {
-      path = request.url.pathname;
-    } catch {
-      throw badRequest('The Host header is not a valid host');
-    }
+    // The path of the request target as sent (hapi's `request.path`), never `request.url`,
+    // which hapi builds from the Host header: a Host like `a/admin?` would move the path.
+    const path = request.path;
+    // RFC 9112 §3.2: a Host that is no host (`a b`, `[`, `a/admin?`) is the client's mistake.
+    if (request.info.host !== '' && canonicalHost(request.info.host) === null) throw badRequest('The Host header is not a valid host');
     const requestMethod = request.method.toUpperCase();
 
     if (requestMethod === 'GET' || requestMethod === 'HEAD') {
@@ -67,6 +66,10 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         return h.file(file.absolutePath, { confine: false }).header('cache-control', versioned ? ASSET_CACHE : 'public, max-age=0, must-revalidate');
       }
     }
+
+    // Before the stages: a preflight opens no session, needs no CSRF token, counts for no throttle.
+    const preflight = answerPreflight(options.table, { method: requestMethod, host: request.info.host, path, headers: request.headers });
+    if (preflight !== null) return sendReply(h, preflight, options.send);
 
     const payload = request.payload as Record<string, unknown> | null | undefined;
     const method = overriddenMethod(requestMethod, {
@@ -84,9 +87,13 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         const { route } = match;
         matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
         ctx = new KernelContext(request, method, matched, options.shared);
-        ctx.csrfExempt = route.layers.some((layer) => layer.kind === 'csrf-off');
+        // A webhook is exempt from CSRF (it checks a signature instead) and its callers keep no cookies.
+        const webhook = route.layers.some((layer) => layer.kind === 'webhook');
+        ctx.csrfExempt = webhook || route.layers.some((layer) => layer.kind === 'csrf-off');
+        if (webhook) ctx.persistNewSession = false;
         ctx.etag = route.layers.some((layer) => layer.kind === 'etag');
-        layers = [...frameworkStages, ...appLayers, ...(options.routeLayers.get(route) ?? [])];
+        // CORS outermost: the 419, 429, 403 and 503 of the stages and layers inside get its headers.
+        layers = [...routeCorsLayers(route), ...frameworkStages, ...appLayers, ...(options.routeLayers.get(route) ?? [])];
         const target = route.target;
         const context = ctx;
         handler =

@@ -10,6 +10,7 @@ import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { MaintenanceSwitch } from '../../../ports/maintenance-switch.js';
 import type { RandomSource } from '../../../ports/random-source.js';
+import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import { CookieSealer } from '../cookie-sealer.js';
 import type { Handler, Middleware } from '../request-context.js';
@@ -18,14 +19,22 @@ import { dispatcher } from './dispatch.js';
 import { ErrorResponder } from './error-responder.js';
 import { hapiErrorPages } from './hapi-errors.js';
 import { PublicFiles } from './public-files.js';
-import { bodyLimitStage } from './stages/body-limit.js';
+import { bodyLimitStage, formTooLargeAnswers } from './stages/body-limit.js';
 import { csrfStage } from './stages/csrf.js';
 import { maintenanceStage } from './stages/maintenance.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
 import { requestIdStage } from './stages/request-id.js';
 import { securityHeadersStage } from './stages/security-headers.js';
 import { sessionStage } from './stages/session.js';
+import { userStage } from './stages/user.js';
+import type { IdentityServices } from './identity.js';
+import { CookieSessionDriver } from './session/cookie-session-driver.js';
+import { DatabaseSessionDriver } from './session/database-session-driver.js';
+import type { SessionStore } from '../../../ports/session-store.js';
 import { routeLayerMiddleware } from './route-layers.js';
+import { rawBodyRoutes } from './raw-body.js';
+import { webhookPaths } from './webhook-routes.js';
+import type { WebhookVerifier } from '../webhooks.js';
 import type { LimiterRule } from './stages/throttle.js';
 import { timeoutStage } from './stages/timeout.js';
 import { trustedHostsStage } from './stages/trusted-hosts.js';
@@ -45,6 +54,10 @@ export interface HttpKernelOptions {
   /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
   trustedHosts: TrustedHosts;
   sessionLifetimeMinutes: number;
+  /** `SESSION_DRIVER=database`: the store of the sessions; null keeps the whole session in its cookie. */
+  sessionStore: SessionStore | null;
+  /** Users, API tokens, the app's access policy and the guards' pages. */
+  identity: IdentityServices;
   keys: AppKeys;
   logger: Logger;
   clock: Clock;
@@ -68,6 +81,10 @@ export interface HttpKernelOptions {
   maintenance: MaintenanceSwitch;
   /** What form validation reaches beyond the input (unique/exists, current password). */
   forms: Omit<FormContext, 'user'>;
+  /** Rows for route model binding (`ctx.found`). */
+  records: RecordFinder;
+  /** `App.webhook(name, verifier)`: the signature checks of `Routes.webhook` routes. */
+  webhooks: ReadonlyMap<string, WebhookVerifier>;
 }
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow:\n';
@@ -101,6 +118,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };
 
   // Registered first: a page made from one of hapi's errors still gets the headers below.
+  formTooLargeAnswers(server, options.uploadMaxBytes);
   hapiErrorPages(server, errors, (request) => ({
     app: options.app,
     request: { path: request.path, query: request.query, route: null, htmx: request.headers['hx-request'] === 'true', boosted: request.headers['hx-boosted'] === 'true' },
@@ -111,16 +129,30 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
 
+  const driver =
+    options.sessionStore === null
+      ? new CookieSessionDriver(sealer, options.sessionLifetimeMinutes, options.cacheStore)
+      : new DatabaseSessionDriver(options.sessionStore, options.random, options.sessionLifetimeMinutes, options.logger);
   const frameworkStages = [
-    sessionStage({ sealer, clock: options.clock, random: options.random, lifetimeMinutes: options.sessionLifetimeMinutes }),
-    // The user joins here with the sessions-and-security work.
+    sessionStage({ driver, clock: options.clock, random: options.random }),
     viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin }),
-    // Inside the views stage (the spec lists it just before), so its 419 is a page like any error.
+    // The user and CSRF stages run inside the views stage (the spec lists them just before it),
+    // so a bearer token's 401 and the 419 are pages or JSON like every other error.
+    userStage(options.identity),
     csrfStage({ xsrfCookie: options.xsrfCookie }),
     maintenanceStage({ maintenance: options.maintenance, key: options.keys.maintenanceBypass, clock: options.clock, logger: options.logger }),
     timeoutStage(options.requestTimeoutMs),
   ];
 
+  const dispatch = dispatcher({
+    table: options.table,
+    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records },
+    publicFiles,
+    frameworkStages,
+    appLayers: options.appLayers,
+    routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
+    send: { sealer, https },
+  });
   server.route({
     method: '*',
     path: '/{path*}',
@@ -132,15 +164,9 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
         multipart: { output: 'data' },
       },
     },
-    handler: dispatcher({
-      table: options.table,
-      shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock } },
-      publicFiles,
-      frameworkStages,
-      appLayers: options.appLayers,
-      routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters }),
-      send: { sealer, https },
-    }),
+    handler: dispatch,
   });
+  // Webhook paths keep their body's bytes for the signature check.
+  rawBodyRoutes(server, webhookPaths(options.table), { maxBytes: options.uploadMaxBytes, handler: dispatch });
   return server;
 }

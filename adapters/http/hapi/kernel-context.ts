@@ -6,9 +6,15 @@ import type { RouteTable } from '../../../domain/routing/route-table.js';
 import { urlFor } from '../../../domain/routing/url.js';
 import type { QueryValue } from '../../../domain/routing/url.js';
 import type { Session } from '../../../domain/session/session.js';
+import { turnAwayGuest } from '../../../domain/security/guards.js';
+import type { AuthUser } from '../auth-user.js';
 import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/security/signed-url.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
+import type { RecordFinder } from '../../../ports/record-finder.js';
+import type { Model } from '../model.js';
+import { findBoundRow } from './found.js';
+import { RequestBody } from './raw-body.js';
 import type { CookieSealer } from '../cookie-sealer.js';
 import { cookieValues } from '../cookie-header.js';
 import type { Cookies } from '../cookies.js';
@@ -20,6 +26,10 @@ import type { FormContext } from '../validation/form-context.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
 import { stateOf } from './request-state.js';
+import { guardReply } from './guard-replies.js';
+import { Authenticator } from './identity.js';
+import type { IdentityServices } from './identity.js';
+import type { SessionDriver } from './session/session-driver.js';
 
 /** What every request's context shares: fixed when the kernel starts. */
 export interface ContextShared {
@@ -32,6 +42,9 @@ export interface ContextShared {
   forms: Omit<FormContext, 'user'>;
   /** Signed URLs: the key derived from APP_KEY for them, and the clock that says when links expire. */
   signing: { key: Buffer; clock: Clock };
+  identity: IdentityServices;
+  /** Route model binding (`ctx.found`) reads rows through it. */
+  records: RecordFinder;
 }
 
 /** A handler stops with this reply (a failed form's way back): the views stage sends it. */
@@ -83,6 +96,11 @@ export class KernelContext implements RequestContext {
   /** The matched route is under `.etag()`. */
   etag = false;
   private readonly currents = new Map<symbol, unknown>();
+  private signedIn: AuthUser | null = null;
+  private authenticator: Authenticator | null = null;
+  /** Where this request's session is stored: set by the session stage. */
+  sessionDriver: SessionDriver | null = null;
+  private readonly payload: RequestBody;
 
   constructor(
     readonly request: Request,
@@ -112,6 +130,7 @@ export class KernelContext implements RequestContext {
     };
     this.hx = partialUpdate((name) => headerText(request.headers[name]));
     this.isApiClient = apiClient(request.headers);
+    this.payload = new RequestBody(request);
   }
 
   get query(): Readonly<Record<string, string | string[]>> {
@@ -157,14 +176,45 @@ export class KernelContext implements RequestContext {
     return this.attached !== null;
   }
 
+  get user(): AuthUser | null {
+    return this.signedIn;
+  }
+
+  /** Set by the user stage (session or bearer token) and by `auth.login`/`auth.logout`. */
+  identify(user: AuthUser | null): void {
+    this.signedIn = user;
+  }
+
+  requireUser(): AuthUser {
+    if (this.signedIn !== null) return this.signedIn;
+    const outcome = turnAwayGuest(
+      { method: this.method, api: this.isApiClient, partial: this.hx.request },
+      this.shared.identity.pages,
+    );
+    throw new StopWithReply(guardReply(this, outcome));
+  }
+
+  get auth(): Authenticator {
+    this.authenticator ??= new Authenticator(this, this.shared.identity);
+    return this.authenticator;
+  }
+
   body(): unknown {
-    return this.request.payload;
+    return this.payload.value();
+  }
+
+  rawBody(): Buffer | null {
+    return this.payload.raw();
+  }
+
+  found<Row>(model: Model<Row>, param?: string): Promise<Row> {
+    return findBoundRow(this, this.shared.records, model, param);
   }
 
   async valid<T>(schema: FormSchema<T>): Promise<T> {
-    const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.request.payload ?? {});
-    // The user joins the form context with the sessions-and-security work; until then, a guest.
-    const result = await validate(schema, input, { ...this.shared.forms, user: null });
+    const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.body() ?? {});
+    const user = this.signedIn === null ? null : { id: this.signedIn.id, passwordHash: this.signedIn.record.passwordHash };
+    const result = await validate(schema, input, { ...this.shared.forms, user });
     if (result.kind === 'valid') return result.value;
     if (result.kind === 'forbidden') throw new HttpAbort(403, '');
     if (this.isApiClient || this.hx.request) {

@@ -69,7 +69,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   const globals: Record<string, unknown> = {
     app: options.app,
     request: { path: ctx.path, query, route: ctx.route.name, htmx: ctx.hx.request, boosted: ctx.hx.boosted },
-    auth: { check: false, user: null, roles: [] },
+    auth: { check: ctx.user !== null, user: ctx.user?.forViews() ?? null },
     flash,
     errors: session?.errors() ?? {},
     csrf_token: token,

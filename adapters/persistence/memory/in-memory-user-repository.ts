@@ -44,6 +44,14 @@ export class InMemoryUserRepository implements UserRepository {
     return Promise.resolve(this.rows.size);
   }
 
+  raiseSessionEpoch(id: number, now: Date): Promise<number | null> {
+    const row = this.rows.get(id);
+    if (row === undefined) return Promise.resolve(null);
+    const raised = { ...row, sessionEpoch: row.sessionEpoch + 1, updatedAt: now };
+    this.rows.set(id, raised);
+    return Promise.resolve(raised.sessionEpoch);
+  }
+
   remove(id: number): Promise<boolean> {
     return Promise.resolve(this.rows.delete(id));
   }

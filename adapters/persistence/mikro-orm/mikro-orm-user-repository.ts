@@ -51,6 +51,16 @@ export class MikroOrmUserRepository implements UserRepository {
     return this.orm.em.fork().count(User, {});
   }
 
+  async raiseSessionEpoch(id: number, now: Date): Promise<number | null> {
+    // One statement: a read-then-save would let two concurrent raises count as one.
+    const connection = this.orm.em.fork().getConnection();
+    const rows = (await connection.execute('UPDATE users SET session_epoch = session_epoch + 1, updated_at = ? WHERE id = ? RETURNING session_epoch', [
+      connection.getPlatform().processDateProperty(now) as Date,
+      id,
+    ])) as { session_epoch: number | string }[];
+    return rows[0] === undefined ? null : Number(rows[0].session_epoch);
+  }
+
   async remove(id: number): Promise<boolean> {
     return (await this.orm.em.fork().nativeDelete(User, { id })) > 0;
   }

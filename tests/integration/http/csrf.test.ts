@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Routes, json } from '../../../composition/index.js';
+import { InMemoryTokenVerifier, Routes, json } from '../../../composition/index.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
@@ -7,11 +7,13 @@ import { useTempDir } from '../../support/databases.js';
 
 const dir = useTempDir('fw-csrf-');
 
+const tokens = new InMemoryTokenVerifier();
+
 function csrfApp(xsrfCookie: boolean) {
   return TestApp.create({
     environment: { DATABASE_URL: `sqlite:${dir()}/${xsrfCookie ? 'xsrf' : 'plain'}.sqlite` },
     build: (options) => {
-      const app = createDefaultApp(options).module({
+      const app = createDefaultApp(options).tokenVerifier(tokens).module({
         name: 'csrf',
         // withoutCsrf() wraps the routes added before it: the webhook only.
         routes: new Routes()
@@ -30,7 +32,10 @@ describe('CSRF', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await csrfApp(false).serve();
+    const app = csrfApp(false);
+    server = await app.serve();
+    const user = await app.createUser({ name: 'Api', email: 'api@example.com', password: 'correct horse battery' });
+    tokens.add('api-token', { userId: user.id });
   });
   afterAll(() => server.stop());
 
@@ -75,6 +80,13 @@ describe('CSRF', () => {
 
   it('lets Bearer requests through: a cross-site form cannot set Authorization', async () => {
     expect((await server.client().post('/save', { csrf: false, headers: { authorization: 'Bearer api-token' } })).status).toBe(200);
+  });
+
+  it('answers 401 JSON, not 419, to a Bearer token that signs in nobody', async () => {
+    const answer = await server.client().post('/save', { csrf: false, headers: { authorization: 'Bearer forged-token' } });
+    expect(answer.status).toBe(401);
+    expect(answer.json()).toEqual({ message: 'Unauthenticated.' });
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('ignores X-XSRF-TOKEN unless the app sends the XSRF-TOKEN cookie', async () => {

@@ -28,8 +28,8 @@ export function bodyLimitStage(server: Server, uploadMaxBytes: number): void {
     if (Number.isFinite(declared) && declared > limit) {
       return h.response(kind === 'other' ? 'Payload too large.' : FORM_TOO_LARGE).code(kind === 'other' ? 413 : 400).type('text/plain').takeover();
     }
-    if (kind === 'form' && !Number.isFinite(declared)) {
-      // A chunked form has no length up front: count what arrives.
+    if (kind !== 'other' && !Number.isFinite(declared)) {
+      // A chunked form or upload has no length up front: count what arrives.
       const state = stateOf(request);
       request.events.on('peek', (chunk) => {
         state.formBytes += chunk.length;
@@ -37,10 +37,23 @@ export function bodyLimitStage(server: Server, uploadMaxBytes: number): void {
     }
     return h.continue;
   });
+}
 
+/**
+ * Forms and uploads cut off by hapi at the limit get the sentence too (hapi answers 413, or for
+ * a chunked multipart body a 400 'Invalid multipart payload format'). Registered before the
+ * error pages, which would otherwise turn hapi's answer into a page first.
+ */
+export function formTooLargeAnswers(server: Server, uploadMaxBytes: number): void {
   server.ext('onPreResponse', (request, h) => {
     const response = request.response;
-    if ('isBoom' in response && response.isBoom && response.output.statusCode === 413 && bodyKind(request) !== 'other') {
+    if (!('isBoom' in response) || !response.isBoom) return h.continue;
+    const kind = bodyKind(request);
+    const status = response.output.statusCode;
+    // hapi's multipart parser reports a chunked upload cut off at the limit as a malformed
+    // payload (400 'Invalid multipart payload format'); the bytes counted say what happened.
+    const uploadCutOff = kind === 'upload' && status === 400 && (request.app.fw?.formBytes ?? 0) >= uploadMaxBytes;
+    if ((status === 413 && kind !== 'other') || uploadCutOff) {
       return h.response(FORM_TOO_LARGE).code(400).type('text/plain');
     }
     return h.continue;

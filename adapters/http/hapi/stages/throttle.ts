@@ -4,11 +4,13 @@ import type { CacheStore } from '../../../../ports/cache-store.js';
 import type { Clock } from '../../../../ports/clock.js';
 import { HttpAbort } from '../../http-error.js';
 import { Header, withExtras } from '../../replies.js';
+import type { AuthUser } from '../../auth-user.js';
 import type { RequestContext, Middleware } from '../../request-context.js';
 
 /** What a named limiter's rule sees (`App.rateLimiter(name, rule)`). */
 export interface LimiterRequest {
-  user: { id: number } | null;
+  /** The signed-in user (session or bearer token), or null for a guest. */
+  user: AuthUser | null;
   ip: string | null;
   method: string;
   path: string;
@@ -35,7 +37,7 @@ export function throttleMiddleware(options: ThrottleOptions): Middleware {
     const limit = options.limit(ctx);
     const now = options.clock.now();
     if (limit.unlimited) return next();
-    const subject = counterSubject(limit, { userId: ctx.session.userId(), ip: ctx.ip });
+    const subject = counterSubject(limit, { userId: ctx.user?.id ?? null, ip: ctx.ip });
     const count = await options.store.increment(windowKey(options.name, subject, limit, now), new Date(currentWindow(limit, now).resetsAt));
     const decision = decide(limit, { count, now });
     const headers = decisionHeaders(decision);

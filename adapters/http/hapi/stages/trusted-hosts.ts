@@ -13,8 +13,10 @@ export function trustedHostsStage(server: Server, trusted: TrustedHosts): void {
   if (trusted.anyHost) return;
   server.ext('onRequest', (request, h) => {
     if (request.path === '/health') return h.continue;
-    const host = request.headers['host'];
-    if (hostAllowed(trusted, typeof host === 'string' ? host : undefined)) return h.continue;
+    // The host the request is for: an absolute-form target's authority (RFC 9112 §3.2.2: it
+    // wins over the Host header), else the Host header. Routing reads the same value.
+    const host = request.info.host;
+    if (hostAllowed(trusted, host === '' ? undefined : host)) return h.continue;
     return Boom.badRequest('This site is not served under that host name.');
   });
 }

@@ -52,6 +52,21 @@ describe('the session table of the spec', () => {
     expect([next.token(), next.userId()]).toEqual([token('login'), 7]);
   });
 
+  it('names each login for its whole life: distinct for two logins at the same moment, kept when the token changes', () => {
+    const first = startSession();
+    const second = startSession();
+    first.login(7, { epoch: 0, now: T0, newToken: token('first') });
+    second.login(7, { epoch: 0, now: T0, newToken: token('second') });
+    expect(first.loginId()).toMatch(/^[A-Za-z0-9_-]{22}$/u);
+    expect(first.loginId()).not.toBe(second.loginId());
+    const id = first.loginId();
+    first.regenerateToken(token('rotated'));
+    const next = resumeOrFail(store(first, T0), minutesAfter(T0, 1));
+    expect(next.loginId()).toBe(id);
+    next.logout(token('out'));
+    expect(next.loginId()).toBeNull();
+  });
+
   it('active, login with remember me: set_lifetime(REMEMBER_LIFETIME) outlives SESSION_LIFETIME', () => {
     const session = startSession();
     session.login(7, { epoch: 0, now: T0, newToken: token('login') });

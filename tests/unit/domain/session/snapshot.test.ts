@@ -79,9 +79,12 @@ describe('resuming a snapshot', () => {
     ['a user without a login time', withField('authenticatedAt', null)],
     ['a login time as text', withField('authenticatedAt', '2024-05-01T10:00:00Z')],
     ['a password confirmation as text', withField('passwordConfirmedAt', 'yesterday')],
-    ['a guest with an epoch', { ...validSnapshot(), userId: null, authenticatedAt: null, passwordConfirmedAt: null }],
-    ['a guest with a login time', { ...validSnapshot(), userId: null, userEpoch: null, passwordConfirmedAt: null }],
-    ['a guest with a password confirmation', { ...validSnapshot(), userId: null, userEpoch: null, authenticatedAt: null }],
+    ['a guest with an epoch', { ...validSnapshot(), userId: null, authenticatedAt: null, loginId: null, passwordConfirmedAt: null }],
+    ['a guest with a login time', { ...validSnapshot(), userId: null, userEpoch: null, loginId: null, passwordConfirmedAt: null }],
+    ['a guest with a password confirmation', { ...validSnapshot(), userId: null, userEpoch: null, authenticatedAt: null, loginId: null }],
+    ['a guest with a login id', { ...validSnapshot(), userId: null, userEpoch: null, authenticatedAt: null, passwordConfirmedAt: null }],
+    ['a user without a login id', withField('loginId', null)],
+    ['a login id of another shape', withField('loginId', 'short')],
     ['an empty intended URL', withField('intendedUrl', '')],
     ['an intended URL as a number', withField('intendedUrl', 12)],
     ['issuedAt as text', withField('issuedAt', '1714557600000')],
@@ -97,7 +100,7 @@ describe('resuming a snapshot', () => {
   });
 
   it.each<[string, Partial<SessionSnapshot>]>([
-    ['a guest', { userId: null, userEpoch: null, authenticatedAt: null, passwordConfirmedAt: null }],
+    ['a guest', { userId: null, userEpoch: null, authenticatedAt: null, loginId: null, passwordConfirmedAt: null }],
     ['a user who has not confirmed the password since', { passwordConfirmedAt: null }],
     ['an empty session', { values: {}, flash: {}, intendedUrl: null }],
     ['a lifetime override', { lifetimeMinutes: 43_200 }],

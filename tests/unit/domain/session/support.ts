@@ -44,6 +44,7 @@ export function validSnapshot(): SessionSnapshot {
     userId: 7,
     userEpoch: 2,
     authenticatedAt: T0.getTime() - 60_000,
+    loginId: 'bG9naW4tb2YtYWRhLWF0LVQw'.slice(0, 22),
     passwordConfirmedAt: T0.getTime() - 60_000,
     intendedUrl: '/orders/12',
     issuedAt: T0.getTime() - 120_000,
