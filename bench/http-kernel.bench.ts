@@ -6,6 +6,14 @@
  * - yar: hapi with @hapi/yar (iron with a string password, the usual setup) rendering the same
  *   `/form` template with plain nunjucks and a CSRF-like token kept in the session cookie.
  *
+ * Two rows measure the framework's sessions and security layers:
+ *
+ * - `GET /account, signed in`: a page behind `.requireAuth()` rendering the same template with
+ *   `ctx.user`'s data, requested with the cookie of a session signed in (`ctx.auth.login`) by
+ *   the bench's own `POST /bench/sign-in` at the start of every round; against bare's `/form`.
+ * - `GET /json-throttled`: `/json` under `.throttle()` (counters in the memory store, a limit
+ *   no bench reaches), against the same server's unthrottled `/json` in the peer columns.
+ *
  * Each server runs in a child process of its own (http-kernel.server.ts), one after the other,
  * and autocannon loads it from here over 127.0.0.1: one core each. The targets are the issue's;
  * a MISS is reported, never fatal (a benchmark informs, it does not fail CI).
@@ -31,30 +39,93 @@ const WARMUP_SECONDS = 1;
  */
 const ROUNDS = 3;
 const ROUND_SECONDS = 2;
-/** The whole run stays under 90 s; past this the bench gives up (and says so). */
-const DEADLINE_MS = 85_000;
+/** The whole run takes about two minutes; past this the bench gives up (and says so). */
+const DEADLINE_MS = 170_000;
 
-type Scenario = 'health' | 'missing' | 'form-new' | 'form-cookie';
+type Scenario = 'health' | 'missing' | 'form-new' | 'form-cookie' | 'account' | 'throttled';
+
+/** A row's three columns: the baseline (bare), the server under test (fw) and its peer. */
+type Role = 'bare' | 'fw' | 'peer';
+
+/**
+ * The cookie header sent on every request: none; the server's session cookie of a first visit
+ * (a resumed session; bare, which keeps none, gets a made-up cookie of a session's size); or
+ * the cookie of a signed-in session (fw only), fetched anew at the start of every round.
+ */
+type CookieKind = 'none' | 'session' | 'signed-in';
+
+interface Target {
+  server: ServerKind;
+  path: string;
+  cookie: CookieKind;
+}
+
+const on = (server: ServerKind, path: string, cookie: CookieKind = 'none'): Target => ({ server, path, cookie });
 
 interface ScenarioSpec {
   id: Scenario;
   label: string;
-  path: string;
   /** The status class every answer must have, or the row is flagged. */
   expect: '2xx' | '404';
-  /** Send the session cookie of a first visit (a resumed session). */
-  withCookie: boolean;
-  servers: readonly ServerKind[];
-  /** The issue's targets: minimum fw/bare and fw/yar ratios. */
+  bare: Target;
+  fw: Target;
+  peer: Target | null;
+  /** The peer, as a MISS names it. */
+  peerName: string;
+  /** The issue's targets: minimum fw/bare and fw/peer ratios. */
   minVsBare: number | null;
-  minVsYar: number | null;
+  minVsPeer: number | null;
 }
 
 const SCENARIOS: readonly ScenarioSpec[] = [
-  { id: 'health', label: 'GET /health', path: '/health', expect: '2xx', withCookie: false, servers: ['bare', 'fw'], minVsBare: 0.6, minVsYar: null },
-  { id: 'missing', label: 'GET /nope (404)', path: '/nope', expect: '404', withCookie: false, servers: ['bare', 'fw'], minVsBare: null, minVsYar: null },
-  { id: 'form-new', label: 'GET /form, no cookie', path: '/form', expect: '2xx', withCookie: false, servers: ['bare', 'fw', 'yar'], minVsBare: 0.3, minVsYar: 2.0 },
-  { id: 'form-cookie', label: 'GET /form, session cookie', path: '/form', expect: '2xx', withCookie: true, servers: ['bare', 'fw', 'yar'], minVsBare: 0.3, minVsYar: 2.0 },
+  { id: 'health', label: 'GET /health', expect: '2xx', bare: on('bare', '/health'), fw: on('fw', '/health'), peer: null, peerName: '', minVsBare: 0.6, minVsPeer: null },
+  { id: 'missing', label: 'GET /nope (404)', expect: '404', bare: on('bare', '/nope'), fw: on('fw', '/nope'), peer: null, peerName: '', minVsBare: null, minVsPeer: null },
+  {
+    id: 'form-new',
+    label: 'GET /form, no cookie',
+    expect: '2xx',
+    bare: on('bare', '/form'),
+    fw: on('fw', '/form'),
+    peer: on('yar', '/form'),
+    peerName: 'yar',
+    minVsBare: 0.3,
+    minVsPeer: 2.0,
+  },
+  {
+    id: 'form-cookie',
+    label: 'GET /form, session cookie',
+    expect: '2xx',
+    bare: on('bare', '/form', 'session'),
+    fw: on('fw', '/form', 'session'),
+    peer: on('yar', '/form', 'session'),
+    peerName: 'yar',
+    minVsBare: 0.3,
+    minVsPeer: 2.0,
+  },
+  // The pages' target: a signed-in page is a page. Its baseline is bare's /form (with a cookie
+  // header of a session's size), as for the other pages.
+  {
+    id: 'account',
+    label: 'GET /account, signed in',
+    expect: '2xx',
+    bare: on('bare', '/form', 'session'),
+    fw: on('fw', '/account', 'signed-in'),
+    peer: null,
+    peerName: '',
+    minVsBare: 0.3,
+    minVsPeer: null,
+  },
+  {
+    id: 'throttled',
+    label: 'GET /json-throttled',
+    expect: '2xx',
+    bare: on('bare', '/json'),
+    fw: on('fw', '/json-throttled'),
+    peer: on('fw', '/json'),
+    peerName: 'unthrottled',
+    minVsBare: null,
+    minVsPeer: 0.9,
+  },
 ];
 
 interface Measured {
@@ -130,22 +201,80 @@ async function visit(url: string, cookie: string | null = null): Promise<Visit> 
   };
 }
 
-async function measure(url: string, spec: ScenarioSpec, cookie: string | null, warmUp: boolean): Promise<Measured> {
+/** Cookie headers (`name=value; …`) from an answer's Set-Cookie headers, as a browser sends them back. */
+function cookieHeader(response: Response): string | null {
+  const pairs = response.headers.getSetCookie().map((setCookie) => setCookie.split(';')[0] ?? '');
+  return pairs.length === 0 ? null : pairs.join('; ');
+}
+
+/** Signs the bench's user in on fw (a new session) and answers the signed-in cookie. */
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/bench/sign-in`, { method: 'POST' });
+  const body = await response.text();
+  const cookie = cookieHeader(response);
+  if (response.status !== 200 || cookie === null) throw new Error(`POST ${url}/bench/sign-in answered ${response.status} ${cookie === null ? 'without a cookie' : ''}: ${body}`);
+  return cookie;
+}
+
+async function measure(url: string, spec: ScenarioSpec, target: Target, cookie: string | null, seconds: number, warmUp: boolean): Promise<Measured> {
   const options = {
-    url: `${url}${spec.path}`,
+    url: `${url}${target.path}`,
     connections: CONNECTIONS,
     pipelining: 1,
     headers: cookie === null ? {} : { cookie },
   };
   if (warmUp) await autocannon({ ...options, duration: WARMUP_SECONDS });
-  const result = await autocannon({ ...options, duration: ROUND_SECONDS });
+  const result = await autocannon({ ...options, duration: seconds });
   const wrong = spec.expect === '2xx' ? result.non2xx : result.requests.total - result['4xx'];
   return { rps: result.requests.average, p99: result.latency.p99, unexpected: wrong + result.errors + result.timeouts };
 }
 
-/** Every round's measurement of each server and row, as `<kind>:<row id>`. */
+/** Every round's measurement of each row's columns, as `<role>:<row id>`. */
 const rounds = new Map<string, Measured[]>();
 const pages: string[] = [];
+
+/**
+ * One round of a row: each column measured for ROUND_SECONDS. The columns take turns in both
+ * orders (forward on even rounds), so none is always measured first after a switch. When fw
+ * and the peer are routes of the same server (the throttled row), their small difference is
+ * measured A-B-B-A in half rounds, which cancels a load that drifts during the round.
+ */
+async function measureRow(
+  spec: ScenarioSpec,
+  servers: ReadonlyMap<ServerKind, { started: Started; cookie: string }>,
+  signedIn: string,
+  forward: boolean,
+  warmUp: boolean,
+): Promise<Map<Role, Measured>> {
+  const paired = spec.peer !== null && spec.peer.server === spec.fw.server;
+  const whole = ROUND_SECONDS;
+  const half = ROUND_SECONDS / 2;
+  const sequence: readonly (readonly [Role, number])[] = paired
+    ? [['bare', whole], ['fw', half], ['peer', half], ['peer', half], ['fw', half]]
+    : [['bare', whole], ['fw', whole], ['peer', whole]];
+  const parts = new Map<Role, Measured[]>();
+  for (const [role, seconds] of forward ? sequence : [...sequence].reverse()) {
+    const target = spec[role];
+    if (target === null) continue;
+    const server = servers.get(target.server);
+    if (server === undefined) throw new Error(`the ${target.server} server did not start`);
+    const cookie = target.cookie === 'session' ? server.cookie : target.cookie === 'signed-in' ? signedIn : null;
+    const earlier = parts.get(role) ?? [];
+    earlier.push(await measure(server.started.url, spec, target, cookie, seconds, warmUp && earlier.length === 0));
+    parts.set(role, earlier);
+  }
+  // Halves add up to a round: their mean req/s, the worse p99, all their unexpected answers.
+  return new Map(
+    [...parts].map(([role, measured]) => [
+      role,
+      {
+        rps: measured.reduce((sum, m) => sum + m.rps, 0) / measured.length,
+        p99: Math.max(...measured.map((m) => m.p99)),
+        unexpected: measured.reduce((sum, m) => sum + m.unexpected, 0),
+      },
+    ]),
+  );
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -168,16 +297,38 @@ try {
       pages.push(`${kind}: /form is ${first.bytes} bytes, cookie ${first.cookie.length} chars, session resumed with the cookie: ${resumed ? 'yes' : 'NO'}`);
       cookie = first.cookie;
     } else {
-      pages.push(`${kind}: /form is ${first.bytes} bytes, no session (a ${cookie.length}-char cookie header is sent in the cookie row)`);
+      pages.push(`${kind}: /form is ${first.bytes} bytes, no session (a ${cookie.length}-char cookie header is sent in the cookie rows)`);
     }
     servers.set(kind, { started, cookie });
   }
+  const fw = servers.get('fw');
+  if (fw === undefined) throw new Error('the fw server did not start');
+  // What the signed-in and throttled rows load, checked once before the rounds.
+  {
+    const cookie = await signIn(fw.started.url);
+    const page = await fetch(`${fw.started.url}/account`, { headers: { cookie } });
+    const body = await page.text();
+    const guest = await fetch(`${fw.started.url}/account`, { redirect: 'manual' });
+    await guest.text();
+    const greeted = body.includes('Welcome back, Bench User');
+    pages.push(
+      `fw: /account signed in answers ${page.status}, ${Buffer.byteLength(body)} bytes, cookie ${cookie.length} chars, greets the user: ${greeted ? 'yes' : 'NO'}; a guest gets ${guest.status}`,
+    );
+    const throttled = await fetch(`${fw.started.url}/json-throttled`);
+    await throttled.text();
+    const unthrottled = await fetch(`${fw.started.url}/json`);
+    await unthrottled.text();
+    pages.push(
+      `fw: /json-throttled answers ${throttled.status} with X-RateLimit-Limit ${throttled.headers.get('x-ratelimit-limit') ?? 'MISSING'}; /json answers ${unthrottled.status}, sets a cookie: ${unthrottled.headers.getSetCookie().length > 0 ? 'yes' : 'no'}`,
+    );
+  }
   for (let round = 0; round < ROUNDS; round++) {
+    // A signed-in session of its own for each round, made before autocannon starts.
+    const signedIn = await signIn(fw.started.url);
+    const forward = round % 2 === 0;
     for (const spec of SCENARIOS) {
-      for (const [kind, { started, cookie }] of servers) {
-        if (!spec.servers.includes(kind)) continue;
-        const measured = await measure(started.url, spec, spec.withCookie ? cookie : null, round === 0);
-        rounds.set(`${kind}:${spec.id}`, [...(rounds.get(`${kind}:${spec.id}`) ?? []), measured]);
+      for (const [role, parts] of await measureRow(spec, servers, signedIn, forward, round === 0)) {
+        rounds.set(`${role}:${spec.id}`, [...(rounds.get(`${role}:${spec.id}`) ?? []), parts]);
       }
     }
   }
@@ -221,10 +372,10 @@ const columns = [
   { title: 'fw req/s', width: 10 },
   { title: 'fw/bare', width: 7 },
   { title: 'target', width: 11 },
-  { title: 'yar req/s', width: 10 },
-  { title: 'fw/yar', width: 7 },
+  { title: 'peer req/s', width: 10 },
+  { title: 'fw/peer', width: 7 },
   { title: 'target', width: 11 },
-  { title: 'p99 ms bare/fw/yar', width: 18 },
+  { title: 'p99 ms bare/fw/peer', width: 19 },
 ];
 const line = (cells: string[]): string =>
   cells.map((cell, index) => (index === 0 ? cell.padEnd(columns[index]?.width ?? 0) : cell.padStart(columns[index]?.width ?? 0))).join('  ');
@@ -233,14 +384,17 @@ const rows: string[] = [];
 for (const spec of SCENARIOS) {
   const bare = results.get(`bare:${spec.id}`);
   const fw = results.get(`fw:${spec.id}`);
-  const yar = results.get(`yar:${spec.id}`);
-  for (const [kind, measured] of [['bare', bare], ['fw', fw], ['yar', yar]] as const) {
-    if (measured !== undefined && measured.unexpected > 0) flagged.push(`${spec.label} on ${kind}: ${measured.unexpected} answers of another status than ${spec.expect}, or errors`);
+  const peer = results.get(`peer:${spec.id}`);
+  for (const [role, measured] of [['bare', bare], ['fw', fw], ['peer', peer]] as const) {
+    const target = spec[role];
+    if (target !== null && measured !== undefined && measured.unexpected > 0) {
+      flagged.push(`${spec.label} on ${target.server} ${target.path}: ${measured.unexpected} answers of another status than ${spec.expect}, or errors`);
+    }
   }
   const vsBare = ratio(`fw:${spec.id}`, `bare:${spec.id}`);
-  const vsYar = ratio(`fw:${spec.id}`, `yar:${spec.id}`);
+  const vsPeer = ratio(`fw:${spec.id}`, `peer:${spec.id}`);
   const rps = (measured: Measured | undefined): string => (measured === undefined ? '—' : measured.rps.toFixed(0));
-  const p99 = [bare, fw, yar].map((measured) => (measured === undefined ? '—' : String(measured.p99))).join(' / ');
+  const p99 = [bare, fw, peer].map((measured) => (measured === undefined ? '—' : String(measured.p99))).join(' / ');
   rows.push(
     line([
       spec.label,
@@ -248,9 +402,9 @@ for (const spec of SCENARIOS) {
       rps(fw),
       vsBare === null ? '—' : vsBare.toFixed(2),
       verdict(vsBare, spec.minVsBare, spec.label, 'bare'),
-      rps(yar),
-      vsYar === null ? '—' : vsYar.toFixed(2),
-      verdict(vsYar, spec.minVsYar, spec.label, 'yar'),
+      rps(peer),
+      vsPeer === null ? '—' : vsPeer.toFixed(2),
+      verdict(vsPeer, spec.minVsPeer, spec.label, spec.peerName),
       p99,
     ]),
   );
@@ -260,6 +414,10 @@ console.log(
   `\nHTTP kernel: autocannon, ${CONNECTIONS} connections, pipelining 1, 127.0.0.1; ${ROUNDS} rounds of ${ROUND_SECONDS} s per row, servers taking turns (${WARMUP_SECONDS} s warm-up first); medians`,
 );
 for (const page of pages) console.log(`  ${page}`);
+console.log('  bare column: bare hapi (/form for the page rows, /json for the throttled row)');
+console.log(
+  `  peer column: hapi + @hapi/yar on the /form rows; on GET /json-throttled, the same fw server's unthrottled /json (fw/peer = throttled/unthrottled, taking turns A-B-B-A in ${ROUND_SECONDS / 2} s halves)`,
+);
 console.log('');
 const header = line(columns.map((column) => column.title));
 console.log(header);
