@@ -95,6 +95,13 @@ export class User implements UserProps {
     this.updatedAt = now;
   }
 
+  /** A new password (its hash, already checked against the policy and hashed by the caller). */
+  setPasswordHash(hash: string, now: Date): void {
+    if (hash === '') throw new TypeError('A password hash must not be empty; a user without a password has null');
+    this.passwordHash = hash;
+    this.updatedAt = now;
+  }
+
   /** Ends every other session of the user (see `sessionEpoch`). */
   endOtherSessions(now: Date): void {
     this.sessionEpoch += 1;

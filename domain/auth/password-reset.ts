@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+
+/** A reset link works for an hour (spec: valid 60 minutes, single use). */
+export const RESET_TOKEN_TTL_MINUTES = 60;
+export const RESET_TOKEN_BYTES = 32;
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/u;
+
+/** The token a reset link carries: 256 random bits, base64url. */
+export function resetTokenFrom(bytes: Uint8Array): string {
+  if (bytes.length !== RESET_TOKEN_BYTES) throw new TypeError(`A reset token needs ${RESET_TOKEN_BYTES} random bytes`);
+  return Buffer.from(bytes).toString('base64url');
+}
+
+/** Only well-formed tokens are looked up; a link cut short or padded is refused before. */
+export function isResetToken(value: string): boolean {
+  return TOKEN.test(value);
+}
+
+/** What is stored: the SHA-256 of the token, so a leaked table resets nobody's password. */
+export function resetTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Whether a token made at `createdAt` still works at `now`: for 60 minutes, the last one included. */
+export function resetTokenAlive(createdAt: Date, now: Date): boolean {
+  const age = now.getTime() - createdAt.getTime();
+  return age >= 0 && age < RESET_TOKEN_TTL_MINUTES * 60_000;
+}
