@@ -13,6 +13,8 @@ export interface AppKeys {
   readonly signedUrls: Buffer;
   /** HMAC key of the maintenance-mode bypass cookie. */
   readonly maintenanceBypass: Buffer;
+  /** AES-256-GCM key of the TOTP secrets stored in `users.two_factor_secret`. */
+  readonly twoFactorEncryption: Buffer;
 }
 
 const SALT = Buffer.from('fw.app-keys.v1');
@@ -28,5 +30,6 @@ export function deriveAppKeys(appKey: Buffer): AppKeys {
     cookieIntegrity: derive(appKey, 'cookie-integrity'),
     signedUrls: derive(appKey, 'signed-urls'),
     maintenanceBypass: derive(appKey, 'maintenance-bypass'),
+    twoFactorEncryption: derive(appKey, 'two-factor-encryption'),
   };
 }

@@ -14,6 +14,7 @@ const BUILT_IN = [
   '20261121000005_create_password_reset_tokens_table',
   '20261121000006_create_activity_log_table',
   '20261121000007_create_api_tokens_table',
+  '20261121000008_add_two_factor_to_users',
 ];
 
 const tempDir = useTempDir();
@@ -65,7 +66,7 @@ for (const engine of useEngines()) {
       const up = await test.call('migrate');
       expect(up.code).toBe(0);
       expect(up.stdout.split('\n').filter((line) => line.startsWith('Migrated: '))).toEqual(BUILT_IN.map((id) => `Migrated: ${id}`));
-      expect(up.stdout).toContain('7 migrations ran in batch 1.');
+      expect(up.stdout).toContain('8 migrations ran in batch 1.');
       expect(await tables(test)).toEqual(
         ['activity_log', 'api_tokens', 'cache', 'migrations', 'oauth_accounts', 'password_reset_tokens', 'sessions', 'users'],
       );
@@ -112,7 +113,7 @@ for (const engine of useEngines()) {
       const fresh = await test.call('migrate:fresh', ['--seed']);
       expect(fresh.code).toBe(0);
       expect(fresh.stdout).toContain('Dropped all tables.');
-      expect(fresh.stdout).toContain('7 migrations ran in batch 1.');
+      expect(fresh.stdout).toContain('8 migrations ran in batch 1.');
       expect(fresh.stdout).toContain('Seeded: demo-user');
       expect(await tables(test)).not.toContain('leftover');
       const list = await test.call('user:list', ['--json']);
