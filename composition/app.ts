@@ -12,12 +12,18 @@ import { RegisteredAccessPolicy } from '../adapters/access/registered-access-pol
 import type { Gate, NamesOf } from '../adapters/access/registered-access-policy.js';
 import type { AccessPolicy } from '../ports/access-policy.js';
 import type { TokenVerifier } from '../ports/token-verifier.js';
+import type { EventClass } from '../ports/event-bus.js';
+import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
 import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { buildRouteTable } from '../domain/routing/route-table.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import type { Environment } from 'nunjucks';
 import { buildHttpServer } from './http.js';
+import { createViewRenderer } from './views.js';
+import { authLinks } from './auth-links.js';
+import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
+import { deriveAppKeys } from '../domain/security/app-keys.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
@@ -84,6 +90,7 @@ export class App {
   private readonly registeredPolicy = new RegisteredAccessPolicy();
   private customPolicy: AccessPolicy | null = null;
   private customTokens: TokenVerifier | null = null;
+  private readonly listeners: { type: EventClass<object>; listener: (event: never, services: AppServices) => void | Promise<void> }[] = [];
   private booted: Promise<AppServices> | null = null;
 
   private constructor(private readonly options: AppOptions) {}
@@ -194,6 +201,15 @@ export class App {
     return this;
   }
 
+  /**
+   * Runs `listener` after each event of that class (`Registered`, `LoggedIn`, …), in the order
+   * registered; a listener that fails is logged and does not undo the event.
+   */
+  listen<E extends object>(type: EventClass<E>, listener: (event: E, services: AppServices) => void | Promise<void>): this {
+    this.listeners.push({ type, listener });
+    return this;
+  }
+
   /** Every route of the app's modules, validated: duplicate names or routes stop start-up. */
   routeTable(): RouteTable<Handler> {
     return buildRouteTable(
@@ -258,7 +274,6 @@ export class App {
       layers: this.layers,
       provided: this.provided,
       shares: this.shares,
-      templates: this.templateHooks,
       xsrfCookie: this.sendXsrfCookie,
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
@@ -289,14 +304,26 @@ export class App {
         const clock = this.options.clock;
         provide(container, TOKENS.clock, [], () => clock);
       }
+      const renderer = createViewRenderer(config, this.root, this.templateHooks);
+      provide(container, TOKENS.viewRenderer, [], () => renderer);
+      // The mails link to the app's own routes, signed with the key derived from APP_KEY.
+      provide(container, TOKENS.authMail, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
+        const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
+        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
+      });
       const policy = this.customPolicy ?? this.registeredPolicy;
       provide(container, TOKENS.accessPolicy, [], () => policy);
       const tokens = this.customTokens;
       if (tokens !== null) provide(container, TOKENS.tokenVerifier, [], () => tokens);
-      return appServices(config, container, async () => {
+      const services = appServices(config, container, async () => {
         await database.close();
         if (logger instanceof PinoLogger) logger.flush();
       });
+      const bus = services.get(TOKENS.eventBus);
+      if (bus instanceof InProcessEventBus) {
+        for (const { type, listener } of this.listeners) bus.listen(type, (event) => listener(event as never, services));
+      }
+      return services;
     } catch (error) {
       await database.close();
       throw error;

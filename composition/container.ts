@@ -3,6 +3,14 @@ import { Container } from 'inversify';
 import { CreateUser } from '../application/users/create-user.js';
 import { DeleteUser } from '../application/users/delete-user.js';
 import { EndOtherSessions } from '../application/users/end-other-sessions.js';
+import { AttemptLogin } from '../application/auth/attempt-login.js';
+import { CheckPassword } from '../application/auth/check-password.js';
+import { RegisterUser } from '../application/auth/register-user.js';
+import { RequestPasswordReset } from '../application/auth/request-password-reset.js';
+import { ResetPassword } from '../application/auth/reset-password.js';
+import { VerifyEmail } from '../application/auth/verify-email.js';
+import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
+import { SqlPasswordResetTokens } from '../adapters/persistence/mikro-orm/sql-password-reset-tokens.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
 import { SqlTokenVerifier } from '../adapters/persistence/mikro-orm/sql-token-verifier.js';
@@ -22,6 +30,8 @@ import { RedisCacheStore } from '../adapters/cache/redis-cache-store.js';
 import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { MarkerFileSwitch } from '../adapters/maintenance/marker-file-switch.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
+import { LogMailer } from '../adapters/mail/log-mailer.js';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { Logger } from '../ports/logger.js';
 import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
@@ -87,11 +97,44 @@ export function buildContainer(parts: ContainerParts): Container {
   // Runs when the app closes (services.close unbinds the container): the Redis connection
   // would otherwise keep the process alive.
   container.onDeactivation(id(TOKENS.cacheStore), (store) => (store instanceof RedisCacheStore ? store.close() : undefined));
+  // MAIL_URL: `log:` (the default) writes each message to storage/mail and the log;
+  // smtp:// and smtps:// deliver (config.ts admits no other scheme).
+  provide(container, TOKENS.mailer, [TOKENS.config, TOKENS.logger, TOKENS.clock], (config, logger, clock) => {
+    const url = config.mail.url.reveal();
+    return url.toLowerCase().startsWith('log:')
+      ? new LogMailer({ folder: join(config.root, 'storage', 'mail'), from: config.mail.from, logger, clock })
+      : new SmtpMailer({ url, from: config.mail.from });
+  });
+  container.onDeactivation(id(TOKENS.mailer), (mailer) => (mailer instanceof SmtpMailer ? mailer.close() : undefined));
   provide(container, TOKENS.sessionStore, [TOKENS.database], (db) => new SqlSessionStore(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
   provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).
   provide(container, TOKENS.accessPolicy, [], () => new RegisteredAccessPolicy());
+  // Listeners join in App.boot (app.listen); the bus itself is plain.
+  provide(container, TOKENS.eventBus, [TOKENS.logger], (logger) => new InProcessEventBus(logger));
+  provide(container, TOKENS.passwordResetTokens, [TOKENS.database], (db) => new SqlPasswordResetTokens(db.raw));
+  provide(
+    container,
+    TOKENS.attemptLogin,
+    [TOKENS.userRepository, TOKENS.passwordHasher, TOKENS.cacheStore, TOKENS.clock],
+    (users, hasher, counters, clock) => new AttemptLogin(users, hasher, counters, clock),
+  );
+  provide(container, TOKENS.registerUser, [TOKENS.createUser, TOKENS.authMail, TOKENS.eventBus], (create, mail, events) => new RegisterUser(create, mail, events));
+  provide(
+    container,
+    TOKENS.requestPasswordReset,
+    [TOKENS.userRepository, TOKENS.passwordResetTokens, TOKENS.authMail, TOKENS.random, TOKENS.clock],
+    (users, tokens, mail, random, clock) => new RequestPasswordReset(users, tokens, mail, random, clock),
+  );
+  provide(
+    container,
+    TOKENS.resetPassword,
+    [TOKENS.userRepository, TOKENS.passwordResetTokens, TOKENS.passwordHasher, TOKENS.eventBus, TOKENS.clock],
+    (users, tokens, hasher, events, clock) => new ResetPassword(users, tokens, hasher, events, clock),
+  );
+  provide(container, TOKENS.verifyEmail, [TOKENS.userRepository, TOKENS.eventBus, TOKENS.clock], (users, events, clock) => new VerifyEmail(users, events, clock));
+  provide(container, TOKENS.checkPassword, [TOKENS.passwordHasher], (hasher) => new CheckPassword(hasher));
   provide(container, TOKENS.endOtherSessions, [TOKENS.userRepository, TOKENS.clock], (users, clock) => new EndOtherSessions(users, clock));
   // The spec's marker file: every process of the app on this machine sees the same one.
   provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));

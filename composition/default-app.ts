@@ -3,14 +3,23 @@ import { Routes } from '../domain/routing/routes.js';
 import type { AppOptions } from './app.js';
 import { App } from './app.js';
 import { TOKENS } from './tokens.js';
+import { Auth } from './auth.js';
 
 /**
  * The app that `npm start` serves: the framework with every built-in module registered, so a
- * newcomer sees it all at work. Modules join here as they land (Auth with the account page,
- * OAuth with provider_a and provider_b, Audit).
+ * newcomer sees it all at work. Modules join here as they land (the account page, OAuth with
+ * provider_a and provider_b, Audit).
  */
 export function createDefaultApp(options: AppOptions = {}): App {
-  return App.create(options).module({
+  return createWelcomeApp(App.create(options).module(Auth.create()));
+}
+
+/**
+ * The welcome page and the demo seeder without the built-in modules: for tests and apps that
+ * bring their own login (routes named `login`, `logout`… would clash with Auth's).
+ */
+export function createWelcomeApp(app: App = App.create()): App {
+  return app.module({
     name: 'demo',
     // The welcome page; an app puts its own `/` in place of this module.
     routes: new Routes<Handler>().view('/', 'fw/home.html').name('home'),

@@ -1,14 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
-import type { Environment } from 'nunjucks';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
 import type { Handler, Middleware } from '../adapters/http/request-context.js';
-import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
-import { NunjucksViewRenderer } from '../adapters/views/nunjucks/nunjucks-view-renderer.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import { urlFor } from '../domain/routing/url.js';
 import type { GuardPages } from '../domain/security/guards.js';
@@ -26,7 +23,6 @@ export interface HttpParts {
   layers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
   shares: readonly SharedValue[];
-  templates: readonly ((env: Environment) => void)[];
   xsrfCookie: boolean;
   rateLimiters: ReadonlyMap<string, LimiterRule>;
   webhooks: ReadonlyMap<string, WebhookVerifier>;
@@ -86,15 +82,7 @@ export function guardPages(table: RouteTable<Handler>): GuardPages {
 export function buildHttpServer(services: AppServices, parts: HttpParts): Promise<Server> {
   checkLayersSupported(parts.table);
   const { config } = services;
-  const appViews = join(parts.root, 'resources', 'views');
-  const renderer = new NunjucksViewRenderer({
-    searchPaths: [...(existsSync(appViews) ? [appViews] : []), FRAMEWORK_TEMPLATES],
-    debug: config.app.debug,
-    watch: config.app.env === 'local',
-    configure: (env) => {
-      for (const configure of parts.templates) configure(env);
-    },
-  });
+  const renderer = services.get(TOKENS.viewRenderer);
   const publicDir = join(parts.root, 'public');
   return createHttpKernel({
     host: config.server.host,
@@ -107,6 +95,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
     sessionLifetimeMinutes: config.session.lifetimeMinutes,
     sessionStore: config.session.driver === 'database' ? services.get(TOKENS.sessionStore) : null,
+    services: (key) => services.get(key),
     identity: {
       users: services.get(TOKENS.userRepository),
       tokens: services.get(TOKENS.tokenVerifier),

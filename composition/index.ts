@@ -36,3 +36,6 @@ export { model } from '../adapters/http/model.js';
 export type { Model, ModelOptions } from '../adapters/http/model.js';
 export { hmacSha256Webhook } from '../adapters/http/webhooks.js';
 export type { HmacWebhookOptions, WebhookRequest, WebhookVerifier } from '../adapters/http/webhooks.js';
+export { Auth } from './auth.js';
+export type { Registration } from './auth.js';
+export { Registered, LoggedIn, LoggedOut, PasswordReset, Verified } from '../domain/auth/events.js';

@@ -119,6 +119,8 @@ export class TestClient {
   readonly cookies = new Map<string, string>();
   /** The session's CSRF token, as the last page showed it (`fw_head()` or a `_token` field). */
   csrfToken: string | null = null;
+  /** The last page fetched with GET: a browser sends it as `Referer` with a form it submits. */
+  lastPage: string | null = null;
 
   constructor(private readonly base: string) {}
 
@@ -137,6 +139,7 @@ export class TestClient {
       if (this.csrfToken === null) await this.get('/');
       if (this.csrfToken !== null) headers['x-csrf-token'] = this.csrfToken;
     }
+    if (UNSAFE.has(method.toUpperCase()) && this.lastPage !== null) headers['referer'] ??= this.lastPage;
     let body: string | Uint8Array | undefined = options.body;
     if (options.form !== undefined) {
       const params = new URLSearchParams();
@@ -151,7 +154,9 @@ export class TestClient {
       headers['cookie'] = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     }
     // node:http rather than fetch: fetch drops a Host header, and tests of domains need one.
-    const response = await send(new URL(path, this.base), method, headers, body);
+    const target = new URL(path, this.base);
+    const response = await send(target, method, headers, body);
+    if (method.toUpperCase() === 'GET' && (response.headers.get('content-type') ?? '').startsWith('text/html')) this.lastPage = target.href;
     for (const line of response.headers.getSetCookie()) this.remember(line);
     const token = /<meta name="csrf-token" content="([^"]+)"|name="_token" value="([^"]+)"/u.exec(response.text);
     if (token !== null) this.csrfToken = token[1] ?? token[2] ?? null;

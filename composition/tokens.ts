@@ -1,4 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
+import type { ServiceKey } from '../adapters/http/request-context.js';
 import type { CreateUser } from '../application/users/create-user.js';
 import type { DeleteUser } from '../application/users/delete-user.js';
 import type { FindUserByEmail } from '../application/users/find-user-by-email.js';
@@ -8,11 +9,22 @@ import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import type { EndOtherSessions } from '../application/users/end-other-sessions.js';
 import type { AccessPolicy } from '../ports/access-policy.js';
+import type { AttemptLogin } from '../application/auth/attempt-login.js';
+import type { CheckPassword } from '../application/auth/check-password.js';
+import type { RegisterUser } from '../application/auth/register-user.js';
+import type { RequestPasswordReset } from '../application/auth/request-password-reset.js';
+import type { ResetPassword } from '../application/auth/reset-password.js';
+import type { VerifyEmail } from '../application/auth/verify-email.js';
+import type { AuthMail } from '../ports/auth-mail.js';
+import type { EventBus } from '../ports/event-bus.js';
+import type { ViewRenderer } from '../ports/view-renderer.js';
+import type { PasswordResetTokens } from '../ports/password-reset-tokens.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import type { SessionStore } from '../ports/session-store.js';
 import type { TokenVerifier } from '../ports/token-verifier.js';
 import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
+import type { Mailer } from '../ports/mailer.js';
 import type { MaintenanceSwitch } from '../ports/maintenance-switch.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import type { RecordLookup } from '../ports/record-lookup.js';
@@ -22,10 +34,8 @@ import type { SchemaMigrator } from '../ports/schema-migrator.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import type { Config } from './config.js';
 
-declare const carries: unique symbol;
-
-/** A service identifier that remembers the type it resolves to. */
-export type Token<T> = symbol & { readonly [carries]?: T };
+/** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
+export type Token<T> = ServiceKey<T>;
 
 function token<T>(name: string): Token<T> {
   return Symbol(name);
@@ -48,8 +58,19 @@ export const TOKENS = {
   cacheStore: token<CacheStore>('CacheStore'),
   sessionStore: token<SessionStore>('SessionStore'),
   tokenVerifier: token<TokenVerifier>('TokenVerifier'),
+  mailer: token<Mailer>('Mailer'),
   accessPolicy: token<AccessPolicy>('AccessPolicy'),
   endOtherSessions: token<EndOtherSessions>('EndOtherSessions'),
+  eventBus: token<EventBus>('EventBus'),
+  viewRenderer: token<ViewRenderer>('ViewRenderer'),
+  authMail: token<AuthMail>('AuthMail'),
+  passwordResetTokens: token<PasswordResetTokens>('PasswordResetTokens'),
+  attemptLogin: token<AttemptLogin>('AttemptLogin'),
+  registerUser: token<RegisterUser>('RegisterUser'),
+  requestPasswordReset: token<RequestPasswordReset>('RequestPasswordReset'),
+  resetPassword: token<ResetPassword>('ResetPassword'),
+  verifyEmail: token<VerifyEmail>('VerifyEmail'),
+  checkPassword: token<CheckPassword>('CheckPassword'),
   createUser: token<CreateUser>('CreateUser'),
   listUsers: token<ListUsers>('ListUsers'),
   findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),

@@ -15,6 +15,9 @@ export function contextKey<T>(description: string): ContextKey<T> {
   return Symbol(description);
 }
 
+/** A key of the app's services container that remembers what it resolves to (the spec's `State`). */
+export type ServiceKey<T> = symbol & { readonly __service?: T };
+
 export interface CurrentRoute {
   /** The route's name, or null for an unnamed route and the fallback. */
   readonly name: string | null;
@@ -96,12 +99,16 @@ export interface RequestContext {
    * update or an API client gets 422 with the errors as JSON; a refused `authorize` is 403.
    */
   valid<T>(schema: FormSchema<T>): Promise<T>;
+  /** A service of the app (`TOKENS.clock`, a use case…): the spec's `State<AppState>`. */
+  service<T>(key: ServiceKey<T>): T;
   /** A value given with `App.provide(key, value)`; answers 500 naming the key when none was. */
   provided<T>(key: ContextKey<T>): T;
   /** A value a middleware set for this request with `setCurrent`; 500 when missing. */
   current<T>(key: ContextKey<T>): T;
   currentOrNull<T>(key: ContextKey<T>): T | null;
   setCurrent<T>(key: ContextKey<T>, value: T): void;
+  /** Whether the app has a route of this name (a template shows a link only when the page exists). */
+  hasRoute(name: string): boolean;
   /** A named route's path: arguments fill its blanks in order. */
   url(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
   /** The same, starting with APP_URL. */

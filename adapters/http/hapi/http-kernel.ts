@@ -56,6 +56,8 @@ export interface HttpKernelOptions {
   sessionLifetimeMinutes: number;
   /** `SESSION_DRIVER=database`: the store of the sessions; null keeps the whole session in its cookie. */
   sessionStore: SessionStore | null;
+  /** The app's services container, for `ctx.service(key)`. */
+  services: (key: symbol) => unknown;
   /** Users, API tokens, the app's access policy and the guards' pages. */
   identity: IdentityServices;
   keys: AppKeys;
@@ -146,7 +148,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const dispatch = dispatcher({
     table: options.table,
-    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records },
+    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
     publicFiles,
     frameworkStages,
     appLayers: options.appLayers,

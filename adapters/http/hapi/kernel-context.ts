@@ -21,7 +21,7 @@ import type { Cookies } from '../cookies.js';
 import { HttpAbort } from '../http-error.js';
 import { Redirect, combine, json } from '../replies.js';
 import type { Reply } from '../replies.js';
-import type { ContextKey, CurrentRoute, Handler, PathParameters, RequestContext } from '../request-context.js';
+import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext } from '../request-context.js';
 import type { FormContext } from '../validation/form-context.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
@@ -45,6 +45,8 @@ export interface ContextShared {
   identity: IdentityServices;
   /** Route model binding (`ctx.found`) reads rows through it. */
   records: RecordFinder;
+  /** The app's services container (`ctx.service(key)`). */
+  services: (key: symbol) => unknown;
 }
 
 /** A handler stops with this reply (a failed form's way back): the views stage sends it. */
@@ -225,6 +227,10 @@ export class KernelContext implements RequestContext {
     throw new StopWithReply(combine(Redirect.back()));
   }
 
+  service<T>(key: ServiceKey<T>): T {
+    return this.shared.services(key) as T;
+  }
+
   provided<T>(key: ContextKey<T>): T {
     if (!this.shared.provided.has(key)) throw new KernelMisuse(`Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
     return this.shared.provided.get(key) as T;
@@ -241,6 +247,10 @@ export class KernelContext implements RequestContext {
 
   setCurrent<T>(key: ContextKey<T>, value: T): void {
     this.currents.set(key, value);
+  }
+
+  hasRoute(name: string): boolean {
+    return this.shared.table.named.has(name);
   }
 
   url(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {

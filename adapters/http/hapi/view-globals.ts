@@ -86,6 +86,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
     },
     asset: (path: string) => options.publicFiles.assetUrl(path),
     route_is: (...patterns: string[]) => ctx.route.is(...patterns),
+    route_exists: (name: string) => ctx.hasRoute(name),
     class_names: (...args: unknown[]) => classNames(args),
     csp_nonce: () => nonce,
     fw_head: () => renderer.safe(`<meta name="csrf-token" content="${escapeHtml(token)}">`),

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../adapters/clock/fixed-clock.js';
 import { InMemoryTokenVerifier, Redirect, Routes, TOKENS, json } from '../../../composition/index.js';
+import { App } from '../../../composition/index.js';
 import type { AppOptions } from '../../../composition/index.js';
-import { createDefaultApp } from '../../../composition/default-app.js';
+import { createWelcomeApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import type { User } from '../../../domain/users/user.js';
@@ -52,7 +53,7 @@ function guardedApp(options: AppOptions) {
   const confirmed = new Routes().get('/settings/danger', () => json({ danger: true })).requirePasswordConfirmed().requireAuth();
   const extractor = new Routes().get('/me', (ctx) => json({ me: ctx.requireUser().email }));
 
-  return createDefaultApp(options)
+  return createWelcomeApp(App.create(options))
     .tokenVerifier(tokens)
     .roles((user) => (user.email === 'root@example.com' ? ['admin'] : []))
     .permissions((user) => (user.email === 'root@example.com' ? ['reports.view', 'edit-posts'] : []))

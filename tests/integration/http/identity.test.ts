@@ -5,8 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InMemoryTokenVerifier, Routes, TOKENS, View, contextKey, json } from '../../../composition/index.js';
 import type { UserRepository } from '../../../ports/user-repository.js';
-import type { App, AppOptions } from '../../../composition/index.js';
-import { createDefaultApp } from '../../../composition/default-app.js';
+import { App } from '../../../composition/index.js';
+import type { AppOptions } from '../../../composition/index.js';
+import { createWelcomeApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import type { User } from '../../../domain/users/user.js';
@@ -36,7 +37,7 @@ function identityApp(tokens: InMemoryTokenVerifier) {
         await ctx.auth.logoutOtherDevices();
         return json({ ok: true });
       });
-    return createDefaultApp(options).tokenVerifier(tokens).module({ name: 'identity-test', routes });
+    return createWelcomeApp(App.create(options)).tokenVerifier(tokens).module({ name: 'identity-test', routes });
   };
 }
 

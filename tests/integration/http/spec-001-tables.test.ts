@@ -26,9 +26,10 @@ import {
   text,
   textField,
 } from '../../../composition/index.js';
-import type { App, AppOptions, LimiterRequest, Module } from '../../../composition/index.js';
+import { App } from '../../../composition/index.js';
+import type { AppOptions, LimiterRequest, Module } from '../../../composition/index.js';
 import { provide } from '../../../composition/container.js';
-import { createDefaultApp } from '../../../composition/default-app.js';
+import { createWelcomeApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestResponse, TestServer } from '../../../composition/testing.js';
 import type { User } from '../../../domain/users/user.js';
@@ -167,7 +168,7 @@ function errorsApp(parts: ErrorsAppParts) {
       .merge(new Routes().get('/limited', ok).throttle(1, 60));
     let routes = pages.merge(signIn).merge(guarded);
     if (parts.fallback) routes = routes.fallback((ctx) => text(`the fallback answers ${ctx.path}`));
-    return createDefaultApp(options)
+    return createWelcomeApp(App.create(options))
       .tokenVerifier(parts.tokens)
       .roles(() => [])
       .permissions(() => [])
@@ -246,7 +247,7 @@ describe('spec 001 errors table', () => {
     const Note = model<{ id: number; body: string }>('notes', { softDeletes: true });
     const notes = TestApp.create({
       environment: { DATABASE_URL: `sqlite:${dir()}/found.sqlite` },
-      build: (options) => createDefaultApp(options).module({ name: 'notes', routes: new Routes().get('/notes/{note}', async (ctx) => json(await ctx.found(Note))) }),
+      build: (options) => createWelcomeApp(App.create(options)).module({ name: 'notes', routes: new Routes().get('/notes/{note}', async (ctx) => json(await ctx.found(Note))) }),
     });
     const running = await notes.serve();
     try {
@@ -454,7 +455,7 @@ describe('spec 001 errors table', () => {
     const broken = TestApp.create({
       environment: { DATABASE_URL: `sqlite:${join(dir(), 'throttle-by.sqlite')}` },
       build: (options) =>
-        createDefaultApp(options)
+        createWelcomeApp(App.create(options))
           .rateLimiter('other', () => Limit.perMinute(1))
           .module({ name: 'reports', routes: new Routes().get('/reports/daily', ok).name('reports.daily').throttleBy('missing') }),
     });
@@ -467,14 +468,14 @@ describe('spec 001 errors table', () => {
   it('errors: `.webhook` route without `app.webhook::<W>()` → app stops at start-up', async () => {
     const broken = TestApp.create({
       environment: { DATABASE_URL: `sqlite:${dir()}/webhook.sqlite` },
-      build: (options) => createDefaultApp(options).module({ name: 'billing', routes: new Routes().webhook('/webhooks/stripe', 'stripe', ok).name('webhooks.stripe') }),
+      build: (options) => createWelcomeApp(App.create(options)).module({ name: 'billing', routes: new Routes().webhook('/webhooks/stripe', 'stripe', ok).name('webhooks.stripe') }),
     });
     await expect(broken.serve()).rejects.toThrow("The route POST /webhooks/stripe ('webhooks.stripe', module billing) is a webhook 'stripe', but the app registers no App.webhook('stripe', …)");
     await broken.close();
   });
 
   it('errors: group with `.domain` or `.fallback` inside; merge with two fallbacks; group index written as empty string → panic', () => {
-    const start = (routes: () => NonNullable<Module['routes']>) => () => TestApp.create({ build: (options) => createDefaultApp(options).module({ name: 'broken', routes: routes() }) });
+    const start = (routes: () => NonNullable<Module['routes']>) => () => TestApp.create({ build: (options) => createWelcomeApp(App.create(options)).module({ name: 'broken', routes: routes() }) });
     expect(start(() => new Routes().group('/admin', 'admin.', new Routes().domain('{tenant}.example.test', new Routes().get('/', ok))))).toThrow(
       "group '/admin': its routes must not use .domain(...)",
     );
@@ -542,7 +543,7 @@ function limitsApp(parts: LimitsAppParts) {
       .etag();
     const confirmed = new Routes().get('/danger', ok).requirePasswordConfirmed().requireAuth();
     const cors = new Routes().get('/api/items', ok).cors([APP_ORIGIN]);
-    return createDefaultApp(options)
+    return createWelcomeApp(App.create(options))
       .rateLimiter('api', (request) => {
         parts.seen.push(request);
         return Limit.perMinute(2).by(String(request.headers['x-api-key'] ?? 'anonymous'));
@@ -637,7 +638,7 @@ describe('spec 001 limits table', () => {
 
   it('limits: counters → in memory per server; shared through the cache table with CACHE_STORE=database (also the login lock)', async () => {
     // The login lock shares the same counters; it arrives with the Auth module and is tested there.
-    const countersApp = (options: AppOptions) => createDefaultApp(options).module({ name: 'counters', routes: new Routes().get('/limited', ok).throttle(2, 60) });
+    const countersApp = (options: AppOptions) => createWelcomeApp(App.create(options)).module({ name: 'counters', routes: new Routes().get('/limited', ok).throttle(2, 60) });
     const counterClock = new FixedClock('2026-06-01T12:00:00Z');
     const memoryA = await TestApp.create({ clock: counterClock, build: countersApp }).serve();
     const memoryB = await TestApp.create({ clock: counterClock, build: countersApp }).serve();

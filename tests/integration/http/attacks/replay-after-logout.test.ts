@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../../adapters/clock/fixed-clock.js';
 import { Routes, TOKENS, json } from '../../../../composition/index.js';
-import type { App, AppOptions, RequestContext } from '../../../../composition/index.js';
-import { createDefaultApp } from '../../../../composition/default-app.js';
+import { App } from '../../../../composition/index.js';
+import type { AppOptions, RequestContext } from '../../../../composition/index.js';
+import { createWelcomeApp } from '../../../../composition/default-app.js';
 import { TestApp } from '../../../../composition/testing.js';
 import type { TestClient, TestResponse, TestServer } from '../../../../composition/testing.js';
 import type { AppServices } from '../../../../composition/services.js';
@@ -53,7 +54,7 @@ function authApp(options: AppOptions, services: () => AppServices): App {
       return identity(ctx);
     })
     .post('/save', identity);
-  return createDefaultApp(options).module({ name: 'auth-replay', routes });
+  return createWelcomeApp(App.create(options)).module({ name: 'auth-replay', routes });
 }
 
 /** A browser: keeps its cookies, and the CSRF token of its session as the last answer gave it. */

@@ -1,0 +1,73 @@
+import { authRoutes } from '../adapters/http/auth/auth-routes.js';
+import type { AuthRouteOptions, AuthServices } from '../adapters/http/auth/auth-routes.js';
+import type { RegistrationRules } from '../adapters/http/auth/auth-forms.js';
+import type { Handler, RequestContext } from '../adapters/http/request-context.js';
+import type { Routes } from '../domain/routing/routes.js';
+import type { Module } from './module.js';
+import { TOKENS } from './tokens.js';
+
+/** What `onRegistered` hooks receive: the new account, and the provider when a social login made it. */
+export interface Registration {
+  name: string;
+  email: string;
+  provider: string | null;
+}
+
+function servicesOf(ctx: RequestContext): AuthServices {
+  return {
+    attemptLogin: ctx.service(TOKENS.attemptLogin),
+    registerUser: ctx.service(TOKENS.registerUser),
+    requestPasswordReset: ctx.service(TOKENS.requestPasswordReset),
+    resetPassword: ctx.service(TOKENS.resetPassword),
+    verifyEmail: ctx.service(TOKENS.verifyEmail),
+    checkPassword: ctx.service(TOKENS.checkPassword),
+    mail: ctx.service(TOKENS.authMail),
+    events: ctx.service(TOKENS.eventBus),
+  };
+}
+
+/**
+ * Password accounts as a module: `app.module(Auth.create().redirectTo('/dashboard'))`. Login
+ * with 'remember me' and the login lock, registration, logout, email verification, password
+ * reset and password confirmation, with the spec's route names and pages under
+ * `templates/fw/auth/` (replaceable from `resources/views/fw/auth/`).
+ */
+export class Auth implements Module {
+  readonly name = 'auth';
+  private readonly options: AuthRouteOptions = { registration: true, redirectTo: '/', registrationRules: null, onRegistered: null };
+
+  private constructor() {}
+
+  static create(): Auth {
+    return new Auth();
+  }
+
+  /** No `/register`: accounts come from an administrator (`fwx user:create`) or a provider. */
+  withoutRegistration(): this {
+    this.options.registration = false;
+    return this;
+  }
+
+  /** Where a login lands when no page was remembered by a guard (default `/`). */
+  redirectTo(path: string): this {
+    if (!path.startsWith('/') || path.startsWith('//')) throw new TypeError(`redirectTo needs a path of this site, got '${path}'`);
+    this.options.redirectTo = path;
+    return this;
+  }
+
+  /** Runs after a registration (the register form, or a social login that made the account). */
+  onRegistered(hook: (registration: Registration) => void | Promise<void>): this {
+    this.options.onRegistered = hook;
+    return this;
+  }
+
+  /** Extra rules for the register form: `(v, value) => v.field('name').min(3)`. */
+  registrationRules(rules: RegistrationRules): this {
+    this.options.registrationRules = rules;
+    return this;
+  }
+
+  get routes(): Routes<Handler> {
+    return authRoutes(servicesOf, this.options);
+  }
+}
