@@ -1,6 +1,8 @@
 import { authRoutes } from '../adapters/http/auth/auth-routes.js';
 import type { AuthRouteOptions, AuthServices } from '../adapters/http/auth/auth-routes.js';
 import type { RegistrationRules } from '../adapters/http/auth/auth-forms.js';
+import { twoFactorRoutes } from '../adapters/http/auth/two-factor-routes.js';
+import type { TwoFactorServices } from '../adapters/http/auth/two-factor-routes.js';
 import type { Handler, RequestContext } from '../adapters/http/request-context.js';
 import type { Routes } from '../domain/routing/routes.js';
 import type { Module } from './module.js';
@@ -22,6 +24,20 @@ function servicesOf(ctx: RequestContext): AuthServices {
     verifyEmail: ctx.service(TOKENS.verifyEmail),
     checkPassword: ctx.service(TOKENS.checkPassword),
     mail: ctx.service(TOKENS.authMail),
+    events: ctx.service(TOKENS.eventBus),
+    beginSecondStep: ctx.service(TOKENS.beginSecondStep),
+  };
+}
+
+function twoFactorServicesOf(ctx: RequestContext): TwoFactorServices {
+  return {
+    beginSecondStep: ctx.service(TOKENS.beginSecondStep),
+    challengeTwoFactor: ctx.service(TOKENS.challengeTwoFactor),
+    enableTwoFactor: ctx.service(TOKENS.enableTwoFactor),
+    confirmTwoFactor: ctx.service(TOKENS.confirmTwoFactor),
+    disableTwoFactor: ctx.service(TOKENS.disableTwoFactor),
+    regenerateRecoveryCodes: ctx.service(TOKENS.regenerateRecoveryCodes),
+    showTwoFactorSettings: ctx.service(TOKENS.showTwoFactorSettings),
     events: ctx.service(TOKENS.eventBus),
   };
 }
@@ -68,6 +84,6 @@ export class Auth implements Module {
   }
 
   get routes(): Routes<Handler> {
-    return authRoutes(servicesOf, this.options);
+    return authRoutes(servicesOf, this.options).merge(twoFactorRoutes(twoFactorServicesOf, { redirectTo: this.options.redirectTo }));
   }
 }

@@ -10,6 +10,20 @@ import { RequestPasswordReset } from '../application/auth/request-password-reset
 import { ResetPassword } from '../application/auth/reset-password.js';
 import { VerifyEmail } from '../application/auth/verify-email.js';
 import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
+import { BeginSecondStep } from '../application/auth/begin-second-step.js';
+import { ChallengeTwoFactor } from '../application/auth/challenge-two-factor.js';
+import { ConfirmTwoFactor } from '../application/auth/confirm-two-factor.js';
+import { DisableTwoFactor } from '../application/auth/disable-two-factor.js';
+import { EnableTwoFactor } from '../application/auth/enable-two-factor.js';
+import { RegenerateRecoveryCodes } from '../application/auth/regenerate-recovery-codes.js';
+import { ShowTwoFactorSettings } from '../application/auth/show-two-factor-settings.js';
+import { TotpSecondStep } from '../application/auth/totp-second-step.js';
+import { TwoFactorSetups } from '../application/auth/two-factor-setups.js';
+import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
+import { OtpauthTotp } from '../adapters/otp/otpauth-totp.js';
+import { QrcodeSvg } from '../adapters/qr/qrcode-svg.js';
+import { SqlTwoFactorStore } from '../adapters/persistence/mikro-orm/sql-two-factor-store.js';
+import { deriveAppKeys } from '../domain/security/app-keys.js';
 import { SqlPasswordResetTokens } from '../adapters/persistence/mikro-orm/sql-password-reset-tokens.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
@@ -17,6 +31,9 @@ import { SqlTokenVerifier } from '../adapters/persistence/mikro-orm/sql-token-ve
 import { FindUserByEmail } from '../application/users/find-user-by-email.js';
 import { ListUsers } from '../application/users/list-users.js';
 import { MarkEmailVerified } from '../application/users/mark-email-verified.js';
+import { EndAllSessions } from '../application/users/end-all-sessions.js';
+import { ListUserSessions } from '../application/users/list-user-sessions.js';
+import { SetPassword } from '../application/users/set-password.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { Argon2PasswordHasher } from '../adapters/password/argon2-password-hasher.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
@@ -53,6 +70,55 @@ export function provide<T, A extends unknown[]>(container: Container, t: Token<T
 
 export function resolve<T>(container: Container, t: Token<T>): T {
   return container.get<T>(id(t));
+}
+
+/**
+ * Two-factor sign-in: TOTP secrets sealed with a key derived from APP_KEY, stored in the users
+ * table's two-factor columns; `SecondStep` is what every login asks after its first step.
+ */
+function bindTwoFactor(container: Container): void {
+  provide(container, TOKENS.secretBox, [TOKENS.config, TOKENS.random], (config, random) => new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).twoFactorEncryption, random));
+  provide(container, TOKENS.twoFactorStore, [TOKENS.database], (db) => new SqlTwoFactorStore(db.raw));
+  provide(container, TOKENS.totp, [], () => new OtpauthTotp());
+  provide(container, TOKENS.twoFactorSetups, [TOKENS.totp, TOKENS.config], (totp, config) => new TwoFactorSetups(totp, new QrcodeSvg(), config.app.name));
+  provide(
+    container,
+    TOKENS.secondStep,
+    [TOKENS.twoFactorStore, TOKENS.secretBox, TOKENS.totp, TOKENS.eventBus, TOKENS.logger, TOKENS.clock],
+    (store, box, totp, events, logger, clock) => new TotpSecondStep(store, box, totp, events, logger, clock),
+  );
+  provide(container, TOKENS.beginSecondStep, [TOKENS.secondStep, TOKENS.clock], (step, clock) => new BeginSecondStep(step, clock));
+  provide(
+    container,
+    TOKENS.challengeTwoFactor,
+    [TOKENS.userRepository, TOKENS.secondStep, TOKENS.cacheStore, TOKENS.clock],
+    (users, step, counters, clock) => new ChallengeTwoFactor(users, step, counters, clock),
+  );
+  provide(
+    container,
+    TOKENS.enableTwoFactor,
+    [TOKENS.userRepository, TOKENS.twoFactorStore, TOKENS.secretBox, TOKENS.random, TOKENS.twoFactorSetups],
+    (users, store, box, random, setups) => new EnableTwoFactor(users, store, box, random, setups),
+  );
+  provide(
+    container,
+    TOKENS.confirmTwoFactor,
+    [TOKENS.twoFactorStore, TOKENS.secretBox, TOKENS.totp, TOKENS.eventBus, TOKENS.clock],
+    (store, box, totp, events, clock) => new ConfirmTwoFactor(store, box, totp, events, clock),
+  );
+  provide(container, TOKENS.disableTwoFactor, [TOKENS.twoFactorStore, TOKENS.eventBus], (store, events) => new DisableTwoFactor(store, events));
+  provide(
+    container,
+    TOKENS.regenerateRecoveryCodes,
+    [TOKENS.twoFactorStore, TOKENS.random, TOKENS.eventBus],
+    (store, random, events) => new RegenerateRecoveryCodes(store, random, events),
+  );
+  provide(
+    container,
+    TOKENS.showTwoFactorSettings,
+    [TOKENS.userRepository, TOKENS.twoFactorStore, TOKENS.secretBox, TOKENS.twoFactorSetups],
+    (users, store, box, setups) => new ShowTwoFactorSettings(users, store, box, setups),
+  );
 }
 
 export interface ContainerParts {
@@ -135,6 +201,7 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   provide(container, TOKENS.verifyEmail, [TOKENS.userRepository, TOKENS.eventBus, TOKENS.clock], (users, events, clock) => new VerifyEmail(users, events, clock));
   provide(container, TOKENS.checkPassword, [TOKENS.passwordHasher], (hasher) => new CheckPassword(hasher));
+  bindTwoFactor(container);
   provide(container, TOKENS.endOtherSessions, [TOKENS.userRepository, TOKENS.clock], (users, clock) => new EndOtherSessions(users, clock));
   // The spec's marker file: every process of the app on this machine sees the same one.
   provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));
@@ -160,5 +227,18 @@ export function buildContainer(parts: ContainerParts): Container {
     (users, find, clock) => new MarkEmailVerified(users, find, clock),
   );
   provide(container, TOKENS.deleteUser, [TOKENS.userRepository, TOKENS.findUserByEmail], (users, find) => new DeleteUser(users, find));
+  provide(
+    container,
+    TOKENS.endAllSessions,
+    [TOKENS.userRepository, TOKENS.sessionStore, TOKENS.clock],
+    (users, sessions, clock) => new EndAllSessions(users, sessions, clock),
+  );
+  provide(
+    container,
+    TOKENS.setPassword,
+    [TOKENS.userRepository, TOKENS.passwordHasher, TOKENS.endAllSessions, TOKENS.clock],
+    (users, hasher, endAll, clock) => new SetPassword(users, hasher, endAll, clock),
+  );
+  provide(container, TOKENS.listUserSessions, [TOKENS.sessionStore, TOKENS.clock], (sessions, clock) => new ListUserSessions(sessions, clock));
   return container;
 }

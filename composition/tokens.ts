@@ -5,12 +5,27 @@ import type { DeleteUser } from '../application/users/delete-user.js';
 import type { FindUserByEmail } from '../application/users/find-user-by-email.js';
 import type { ListUsers } from '../application/users/list-users.js';
 import type { MarkEmailVerified } from '../application/users/mark-email-verified.js';
+import type { EndAllSessions } from '../application/users/end-all-sessions.js';
+import type { ListUserSessions } from '../application/users/list-user-sessions.js';
+import type { SetPassword } from '../application/users/set-password.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import type { EndOtherSessions } from '../application/users/end-other-sessions.js';
 import type { AccessPolicy } from '../ports/access-policy.js';
 import type { AttemptLogin } from '../application/auth/attempt-login.js';
 import type { CheckPassword } from '../application/auth/check-password.js';
+import type { BeginSecondStep } from '../application/auth/begin-second-step.js';
+import type { ChallengeTwoFactor } from '../application/auth/challenge-two-factor.js';
+import type { ConfirmTwoFactor } from '../application/auth/confirm-two-factor.js';
+import type { DisableTwoFactor } from '../application/auth/disable-two-factor.js';
+import type { EnableTwoFactor } from '../application/auth/enable-two-factor.js';
+import type { RegenerateRecoveryCodes } from '../application/auth/regenerate-recovery-codes.js';
+import type { ShowTwoFactorSettings } from '../application/auth/show-two-factor-settings.js';
+import type { SecondStep } from '../ports/second-step.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import type { Totp } from '../ports/totp.js';
+import type { TwoFactorStore } from '../ports/two-factor-store.js';
+import type { TwoFactorSetups } from '../application/auth/two-factor-setups.js';
 import type { RegisterUser } from '../application/auth/register-user.js';
 import type { RequestPasswordReset } from '../application/auth/request-password-reset.js';
 import type { ResetPassword } from '../application/auth/reset-password.js';
@@ -71,11 +86,26 @@ export const TOKENS = {
   resetPassword: token<ResetPassword>('ResetPassword'),
   verifyEmail: token<VerifyEmail>('VerifyEmail'),
   checkPassword: token<CheckPassword>('CheckPassword'),
+  secretBox: token<SecretBox>('SecretBox'),
+  twoFactorStore: token<TwoFactorStore>('TwoFactorStore'),
+  totp: token<Totp>('Totp'),
+  twoFactorSetups: token<TwoFactorSetups>('TwoFactorSetups'),
+  secondStep: token<SecondStep>('SecondStep'),
+  beginSecondStep: token<BeginSecondStep>('BeginSecondStep'),
+  challengeTwoFactor: token<ChallengeTwoFactor>('ChallengeTwoFactor'),
+  enableTwoFactor: token<EnableTwoFactor>('EnableTwoFactor'),
+  confirmTwoFactor: token<ConfirmTwoFactor>('ConfirmTwoFactor'),
+  disableTwoFactor: token<DisableTwoFactor>('DisableTwoFactor'),
+  regenerateRecoveryCodes: token<RegenerateRecoveryCodes>('RegenerateRecoveryCodes'),
+  showTwoFactorSettings: token<ShowTwoFactorSettings>('ShowTwoFactorSettings'),
   createUser: token<CreateUser>('CreateUser'),
   listUsers: token<ListUsers>('ListUsers'),
   findUserByEmail: token<FindUserByEmail>('FindUserByEmail'),
   markEmailVerified: token<MarkEmailVerified>('MarkEmailVerified'),
   deleteUser: token<DeleteUser>('DeleteUser'),
+  setPassword: token<SetPassword>('SetPassword'),
+  endAllSessions: token<EndAllSessions>('EndAllSessions'),
+  listUserSessions: token<ListUserSessions>('ListUserSessions'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;

@@ -5,6 +5,9 @@ import type { RequestPasswordReset } from '../../../application/auth/request-pas
 import type { ResetPassword } from '../../../application/auth/reset-password.js';
 import type { VerifyEmail } from '../../../application/auth/verify-email.js';
 import { LoggedIn, LoggedOut } from '../../../domain/auth/events.js';
+import { backWithError, MESSAGES } from './auth-messages.js';
+import { completeFirstStep } from './two-factor-routes.js';
+import type { TwoFactorServices } from './two-factor-routes.js';
 import { Routes } from '../../../domain/routing/routes.js';
 import type { AuthMail } from '../../../ports/auth-mail.js';
 import type { EventBus } from '../../../ports/event-bus.js';
@@ -12,7 +15,6 @@ import { HttpAbort } from '../http-error.js';
 import { Redirect, View } from '../replies.js';
 import type { Reply } from '../replies.js';
 import type { Handler, RequestContext } from '../request-context.js';
-import { StopWithReply } from '../hapi/kernel-context.js';
 import { confirmPasswordForm, forgotPasswordForm, loginForm, registerForm, resetPasswordForm } from './auth-forms.js';
 import type { RegistrationRules } from './auth-forms.js';
 
@@ -26,6 +28,7 @@ export interface AuthServices {
   checkPassword: CheckPassword;
   mail: AuthMail;
   events: EventBus;
+  beginSecondStep: TwoFactorServices['beginSecondStep'];
 }
 
 /** What `Auth.create()…` configured. */
@@ -35,26 +38,6 @@ export interface AuthRouteOptions {
   redirectTo: string;
   registrationRules: RegistrationRules | null;
   onRegistered: ((registration: { name: string; email: string; provider: string | null }) => void | Promise<void>) | null;
-}
-
-export const MESSAGES = {
-  failed: 'These credentials do not match our records.',
-  locked: (seconds: number) => `Too many login attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-  resetLinkSent: 'If an account uses that address, we have emailed a link to reset its password.',
-  resetInvalid: 'This password reset link is invalid or has expired.',
-  passwordReset: 'Your password has been reset. You can log in with it now.',
-  wrongPassword: 'The provided password is incorrect.',
-  verificationSent: 'A new verification link has been sent to your email address.',
-  verificationInvalid: 'This verification link is invalid or has expired.',
-  verified: 'Thank you: your email address is verified.',
-} as const;
-
-/** Goes back to the form with one field's error, keeping what was typed (never passwords). */
-function backWithError(ctx: RequestContext, field: string, message: string): never {
-  const input = ctx.body();
-  if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) ctx.session.flashInput(input as Record<string, unknown>);
-  ctx.session.flashErrors({ [field]: [message] });
-  throw new StopWithReply(Redirect.back());
 }
 
 /**
@@ -73,9 +56,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
       throw new HttpAbort(429, MESSAGES.locked(outcome.retryAfterSeconds), { 'retry-after': String(outcome.retryAfterSeconds) });
     }
     if (outcome.kind === 'failed') backWithError(ctx, 'email', MESSAGES.failed);
-    ctx.auth.login(outcome.user, { remember: form.remember });
-    await events.publish(new LoggedIn(outcome.user.id, form.remember, 'password'));
-    return Redirect.intended(options.redirectTo);
+    return completeFirstStep(ctx, { beginSecondStep: services(ctx).beginSecondStep, events }, { user: outcome.user, remember: form.remember, provider: null, redirectTo: options.redirectTo });
   };
 
   const registerUser: Handler = async (ctx) => {
