@@ -8,6 +8,8 @@ import { routeListHasDomains, routeListRows } from '../domain/routing/route-list
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
+import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
+import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
 import type { App } from './app.js';
 import { generateAppKey, setEnvValue } from './env-file.js';
 import { TOKENS } from './tokens.js';
@@ -72,6 +74,23 @@ export function frameworkCommands(app: App): CliCommand[] {
           findUserByEmail: services.get(TOKENS.findUserByEmail),
           markEmailVerified: services.get(TOKENS.markEmailVerified),
           deleteUser: services.get(TOKENS.deleteUser),
+        };
+      },
+    }),
+    userPasswordCommand({
+      async passwords() {
+        const services = await app.services();
+        return { findUserByEmail: services.get(TOKENS.findUserByEmail), setPassword: services.get(TOKENS.setPassword) };
+      },
+    }),
+    ...userSessionCommands({
+      async sessions() {
+        const services = await app.services();
+        return {
+          findUserByEmail: services.get(TOKENS.findUserByEmail),
+          listUserSessions: services.get(TOKENS.listUserSessions),
+          endAllSessions: services.get(TOKENS.endAllSessions),
+          driver: services.config.session.driver,
         };
       },
     }),

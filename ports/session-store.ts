@@ -11,6 +11,16 @@ export interface StoredSession {
   expiresAt: Date;
 }
 
+/** One session of a user as an administrator may see it: never its id nor the id's hash. */
+export interface ListedSession {
+  /** The stored data, unchecked (as `read` gives it): `parseSnapshot` tells whether it still holds. */
+  snapshot: unknown;
+  ipAddress: string | null;
+  userAgent: string | null;
+  lastActivity: Date;
+  expiresAt: Date;
+}
+
 /**
  * Sessions of `SESSION_DRIVER=database`, under the SHA-256 of the id the cookie carries
  * (`sessionStorageKey`): the store never sees a usable id.
@@ -22,6 +32,8 @@ export interface SessionStore {
   destroy(key: string): Promise<void>;
   /** Ends every session of the user but `keep` (after 'log out other devices'); returns how many. */
   destroyOthersOf(userId: number, keep: string | null): Promise<number>;
+  /** The user's sessions not expired at `now`, the most recently active first. */
+  listOf(userId: number, now: Date): Promise<ListedSession[]>;
   /** Deletes the sessions expired at `now`; returns how many. */
   prune(now: Date): Promise<number>;
 }

@@ -2,6 +2,30 @@
 export interface CommandIO {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * Where a command reads what it asks for (a password). Absent when nothing can answer: a
+   * command that needs it fails with one line instead of waiting forever.
+   */
+  input?: PromptInput;
+}
+
+export interface PromptOptions {
+  /** Typed without echo (a password): never shown, never written anywhere. */
+  secret?: boolean;
+}
+
+/**
+ * The input side of a command: a terminal, a pipe, or lines an in-process caller (a test)
+ * hands over. Answers are the line as typed, without its line ending.
+ */
+export interface PromptInput {
+  /**
+   * A person at a terminal. Worth asking twice for a new password, since a typo typed without
+   * echo goes unseen; a pipe or a script gives its line once.
+   */
+  readonly interactive: boolean;
+  /** Shows `question` (only to a person) and reads one line; null once the input has ended. */
+  prompt(question: string, options?: PromptOptions): Promise<string | null>;
 }
 
 export interface CommandOption {

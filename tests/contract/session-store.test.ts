@@ -66,6 +66,24 @@ function sessionStoreContract(name: string, fresh: () => Promise<{ store: Sessio
       expect(await store.read('guest', T0)).not.toBeNull();
     });
 
+    it("lists one user's live sessions, the most recently active first, without their keys", async () => {
+      const earlier = stored(ada, 60);
+      const later = stored(ada, 60, new Date(T0.getTime() + 5 * MINUTE));
+      await store.write('ada-earlier', earlier);
+      await store.write('ada-later', later);
+      await store.write('ada-expired', stored(ada, 5));
+      await store.write('bob-1', stored(bob, 60));
+      await store.write('guest', stored(null, 60));
+
+      const listed = await store.listOf(ada, new Date(T0.getTime() + 10 * MINUTE));
+      expect(listed).toEqual([
+        { snapshot: later.snapshot, ipAddress: '203.0.113.9', userAgent: 'Test/1.0', lastActivity: later.lastActivity, expiresAt: later.expiresAt },
+        { snapshot: earlier.snapshot, ipAddress: '203.0.113.9', userAgent: 'Test/1.0', lastActivity: earlier.lastActivity, expiresAt: earlier.expiresAt },
+      ]);
+      expect(JSON.stringify(listed)).not.toContain('ada-');
+      expect(await store.listOf(bob + ada + 100, T0)).toEqual([]);
+    });
+
     it('prunes expired sessions only', async () => {
       await store.write('short', stored(null, 5));
       await store.write('long', stored(null, 500));

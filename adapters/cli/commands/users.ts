@@ -32,7 +32,8 @@ function describe(user: User) {
   };
 }
 
-class NotFound extends Error {
+/** The one-line failure of every command naming a user who does not exist. */
+export class NotFound extends Error {
   constructor(email: string) {
     super(`No user has the email address ${email}`);
   }

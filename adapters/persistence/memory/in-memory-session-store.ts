@@ -1,4 +1,4 @@
-import type { SessionStore, StoredSession } from '../../../ports/session-store.js';
+import type { ListedSession, SessionStore, StoredSession } from '../../../ports/session-store.js';
 
 /** Sessions in a map: for tests and for embedding the kernel without a database. */
 export class InMemorySessionStore implements SessionStore {
@@ -23,6 +23,21 @@ export class InMemorySessionStore implements SessionStore {
 
   destroyOthersOf(userId: number, keep: string | null): Promise<number> {
     return Promise.resolve(this.deleteWhere((key, row) => row.userId === userId && key !== keep));
+  }
+
+  listOf(userId: number, now: Date): Promise<ListedSession[]> {
+    const rows = [...this.rows.values()]
+      .filter((row) => row.userId === userId && row.expiresAt.getTime() > now.getTime())
+      .sort((a, b) => b.lastActivity.getTime() - a.lastActivity.getTime());
+    return Promise.resolve(
+      rows.map((row) => ({
+        snapshot: JSON.parse(JSON.stringify(row.snapshot)) as unknown,
+        ipAddress: row.ipAddress,
+        userAgent: row.userAgent,
+        lastActivity: row.lastActivity,
+        expiresAt: row.expiresAt,
+      })),
+    );
   }
 
   prune(now: Date): Promise<number> {

@@ -1,4 +1,6 @@
-import type { SessionStore, StoredSession } from '../../../ports/session-store.js';
+import type { ListedSession, SessionStore, StoredSession } from '../../../ports/session-store.js';
+import { dateFromColumn } from './column-date.js';
+import type { DateColumn } from './column-date.js';
 import type { RawSql } from './raw-sql.js';
 
 /**
@@ -47,6 +49,23 @@ export class SqlSessionStore implements SessionStore {
     return this.count('DELETE FROM sessions WHERE user_id = ? AND id <> ? RETURNING id', [userId, keep ?? '']);
   }
 
+  async listOf(userId: number, now: Date): Promise<ListedSession[]> {
+    const rows = await this.raw.session((sql) =>
+      sql.query<{ payload: string; ip_address: string | null; user_agent: string | null; last_activity: DateColumn; expires_at: DateColumn }>(
+        // The id is not selected: whoever lists sessions has no use for it.
+        'SELECT payload, ip_address, user_agent, last_activity, expires_at FROM sessions WHERE user_id = ? AND expires_at > ? ORDER BY last_activity DESC',
+        [userId, now],
+      ),
+    );
+    return rows.map((row) => ({
+      snapshot: parsePayload(row.payload),
+      ipAddress: row.ip_address,
+      userAgent: row.user_agent,
+      lastActivity: dateFromColumn(row.last_activity),
+      expiresAt: dateFromColumn(row.expires_at),
+    }));
+  }
+
   async prune(now: Date): Promise<number> {
     return this.count('DELETE FROM sessions WHERE expires_at <= ? RETURNING id', [now]);
   }
@@ -55,5 +74,13 @@ export class SqlSessionStore implements SessionStore {
     // RETURNING works on both engines (SQLite since 3.35) and gives the count the same way.
     const rows = await this.raw.session((sql) => sql.query(statement, params));
     return rows.length;
+  }
+}
+
+function parsePayload(payload: string): unknown {
+  try {
+    return JSON.parse(payload) as unknown;
+  } catch {
+    return null; // A damaged row, as in `read`: `parseSnapshot` refuses it.
   }
 }

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { FRAMEWORK_ROOT } from '../../composition/app.js';
+import { TEST_APP_KEY } from './databases.js';
+
+/** `npx fwx`: the default app's command line, run through tsx from the sources. */
+export const FWX = join(FRAMEWORK_ROOT, 'bin', 'fwx.js');
+
+export interface ServerProcess {
+  url: string;
+  /** Sends SIGTERM and resolves with the exit code (null when it had to be killed). */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * `fwx serve` of the default app in a process of its own, in `root` (its own `storage/`), on a
+ * free port of 127.0.0.1. Resolves once it says where it listens.
+ */
+export async function serveDefaultApp(root: string, env: Record<string, string>): Promise<ServerProcess> {
+  mkdirSync(root, { recursive: true });
+  const child = spawn(process.execPath, [FWX, 'serve'], {
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', APP_KEY: TEST_APP_KEY, APP_ENV: 'testing', LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${root}: no "listening on" line in time; stdout: ${stdout} stderr: ${stderr}`)), 20_000);
+    child.stdout.on('data', () => {
+      const match = /listening on (http:\/\/[^)\s]+)\)/u.exec(stdout);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      resolve(match[1]);
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${root} exited with ${code}: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
