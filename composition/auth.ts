@@ -3,8 +3,12 @@ import type { AuthRouteOptions, AuthServices } from '../adapters/http/auth/auth-
 import type { RegistrationRules } from '../adapters/http/auth/auth-forms.js';
 import { twoFactorRoutes } from '../adapters/http/auth/two-factor-routes.js';
 import type { TwoFactorServices } from '../adapters/http/auth/two-factor-routes.js';
+import { accountRoutes } from '../adapters/http/auth/account-routes.js';
+import { AccountSections } from '../adapters/http/auth/account-sections.js';
+import type { AccountSection } from '../adapters/http/auth/account-sections.js';
 import type { Handler, RequestContext } from '../adapters/http/request-context.js';
 import type { Routes } from '../domain/routing/routes.js';
+import { accountServicesOf } from './account.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
 
@@ -51,6 +55,9 @@ function twoFactorServicesOf(ctx: RequestContext): TwoFactorServices {
 export class Auth implements Module {
   readonly name = 'auth';
   private readonly options: AuthRouteOptions = { registration: true, redirectTo: '/', registrationRules: null, onRegistered: null };
+  /** Whether `/account` is served; its sections may be added before or after `.account()`. */
+  private accountPage = false;
+  private readonly accountSections = new AccountSections();
 
   private constructor() {}
 
@@ -83,7 +90,26 @@ export class Auth implements Module {
     return this;
   }
 
+  /**
+   * Serves `/account`: profile, password, 'Log out other devices', 'Delete account', and the
+   * sections added with `accountSection`. Without it the page and its forms do not exist (404).
+   */
+  account(): this {
+    this.accountPage = true;
+    return this;
+  }
+
+  /**
+   * A card on the account page from another module (the social-login card), shown after the
+   * password card in the order added; it counts only with `.account()`.
+   */
+  accountSection(section: AccountSection): this {
+    this.accountSections.add(section);
+    return this;
+  }
+
   get routes(): Routes<Handler> {
-    return authRoutes(servicesOf, this.options).merge(twoFactorRoutes(twoFactorServicesOf, { redirectTo: this.options.redirectTo }));
+    const routes = authRoutes(servicesOf, this.options).merge(twoFactorRoutes(twoFactorServicesOf, { redirectTo: this.options.redirectTo }));
+    return this.accountPage ? routes.merge(accountRoutes(accountServicesOf, this.accountSections)) : routes;
   }
 }

@@ -7,11 +7,11 @@ import { Auth } from './auth.js';
 
 /**
  * The app that `npm start` serves: the framework with every built-in module registered, so a
- * newcomer sees it all at work. Modules join here as they land (the account page, OAuth with
- * provider_a and provider_b, Audit).
+ * newcomer sees it all at work. Modules join here as they land (OAuth with provider_a and
+ * provider_b, Audit).
  */
 export function createDefaultApp(options: AppOptions = {}): App {
-  return createWelcomeApp(App.create(options).module(Auth.create()));
+  return createWelcomeApp(App.create(options).module(Auth.create().account()));
 }
 
 /**

@@ -46,6 +46,11 @@ export interface SessionAuth {
   logout(): void;
   /** Ends every other session of the user (copied cookies too); this one stays signed in. */
   logoutOtherDevices(): Promise<void>;
+  /**
+   * After a use case raised the user's session epoch (a password change): this session moves
+   * to the new epoch and stays signed in; every other one ends.
+   */
+  adoptEpoch(epoch: number): Promise<void>;
   /** Counts as typing the password: `requirePasswordConfirmed` passes for three hours. */
   confirmPassword(): void;
 }

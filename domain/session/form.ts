@@ -26,13 +26,26 @@ export type ErrorBags = Readonly<Record<string, ErrorBag>>;
  * out rather than refused: a file input cannot be refilled anyway, and the caller passes the
  * whole form.
  */
+/**
+ * Old input goes back through the session, which for the cookie driver must stay under 4 KB:
+ * a field longer than this (a pasted megabyte) is not sent back, and neither is anything past
+ * the total. The visitor retypes that field; the error still shows.
+ */
+export const OLD_INPUT_MAX_FIELD_CHARS = 1000;
+export const OLD_INPUT_MAX_TOTAL_CHARS = 2000;
+
 export function oldInputFrom(input: Record<string, unknown>): JsonObject {
   if (!isPlainRecord(input)) throw new TypeError('flashInput expects a plain object of fields');
   const kept: [string, JsonValue][] = [];
+  let total = 0;
   for (const [field, value] of Object.entries(input)) {
     if (DONT_FLASH.has(field) || value === undefined) continue;
     const copy = copyJson(value);
-    if (copy.ok) kept.push([field, copy.value]);
+    if (!copy.ok) continue;
+    const size = field.length + JSON.stringify(copy.value).length;
+    if (size > OLD_INPUT_MAX_FIELD_CHARS || total + size > OLD_INPUT_MAX_TOTAL_CHARS) continue;
+    total += size;
+    kept.push([field, copy.value]);
   }
   return Object.freeze(Object.fromEntries(kept));
 }

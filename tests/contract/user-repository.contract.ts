@@ -82,13 +82,22 @@ export function userRepositoryContract(name: string, fresh: FreshRepository): vo
       const later = new Date('2026-03-05T00:00:00.000Z');
       const user = (await users.findById(added.user.id))!;
       user.markVerified(later);
-      user.endOtherSessions(later);
       expect((await users.findById(added.user.id))?.isVerified()).toBe(false);
       expect(await users.save(user)).toEqual({ kind: 'saved' });
       const reloaded = await users.findById(added.user.id);
       expect(reloaded?.emailVerifiedAt).toEqual(later);
-      expect(reloaded?.sessionEpoch).toBe(1);
       expect(reloaded?.updatedAt).toEqual(later);
+    });
+
+    it('never lowers the session epoch when a copy loaded before a raise is saved', async () => {
+      const added = await users.add(draft());
+      if (added.kind !== 'added') throw new Error('not added');
+      const stale = (await users.findById(added.user.id))!;
+      expect(await users.raiseSessionEpoch(added.user.id, at)).toBe(1);
+      stale.markVerified(at);
+      stale.sessionEpoch = 0;
+      await users.save(stale);
+      expect((await users.findById(added.user.id))?.sessionEpoch).toBe(1);
     });
 
     it('lists in id order, a page at a time, and counts', async () => {

@@ -64,10 +64,20 @@ export class Authenticator implements SessionAuth {
       this.logout();
       return;
     }
+    await this.adoptEpoch(ended.epoch);
+  }
+
+  /**
+   * A use case raised the user's session epoch (a password change): this session moves to
+   * `epoch` and stays signed in, with a new token; the driver forgets the other sessions.
+   */
+  async adoptEpoch(epoch: number): Promise<void> {
+    const current = this.ctx.user;
+    if (current === null || current.viaToken) throw new KernelMisuse('adoptEpoch needs a user signed in by the session');
     await this.ctx.sessionDriver?.forgetSessionsOf(current.id);
     const { clock, random } = this.services;
-    this.ctx.session.login(current.id, { epoch: ended.epoch, now: clock.now(), newToken: newToken(random) });
-    current.record.sessionEpoch = ended.epoch;
+    this.ctx.session.login(current.id, { epoch, now: clock.now(), newToken: newToken(random) });
+    current.record.sessionEpoch = epoch;
   }
 
   /** The user typed their password again: `requirePasswordConfirmed` lets them through for three hours. */

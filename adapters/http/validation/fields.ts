@@ -73,15 +73,22 @@ export function number(): Struct<number, null> {
 }
 
 /**
+ * What the body decoder puts where bytes were no UTF-8 (`%C3%28`). Nobody types it; stored,
+ * it would turn a name or an address into something its owner never wrote.
+ */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/**
  * Required text, trimmed. Pass `{ trim: false }` for passwords: spaces at the ends are part
- * of them (only all-blank text counts as missing there).
+ * of them (only all-blank text counts as missing there). Text that arrived as bytes which are
+ * no UTF-8 fails like a value that is no text.
  */
 export function text(options: { trim?: boolean } = {}): Struct<string, null> {
   const trim = options.trim ?? true;
   return field<string>(
     'text',
     (value) => (trim ? blankToUndefined(value) : value === '' || value === null ? undefined : value),
-    (value) => typeof value === 'string',
+    (value) => typeof value === 'string' && !value.includes(REPLACEMENT_CHARACTER),
   );
 }
 

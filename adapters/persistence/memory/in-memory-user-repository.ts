@@ -21,7 +21,9 @@ export class InMemoryUserRepository implements UserRepository {
   save(user: User): Promise<SaveUserResult> {
     const owner = this.idOfEmail(user.email);
     if (owner !== undefined && owner !== user.id) return Promise.resolve({ kind: 'duplicate-email' });
-    if (this.rows.has(user.id)) this.rows.set(user.id, user.toProps());
+    const stored = this.rows.get(user.id);
+    // As in SQL: the epoch moves only through raiseSessionEpoch.
+    if (stored !== undefined) this.rows.set(user.id, { ...user.toProps(), sessionEpoch: stored.sessionEpoch });
     return Promise.resolve({ kind: 'saved' });
   }
 

@@ -24,7 +24,9 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   async save(user: User): Promise<SaveUserResult> {
-    const { id, ...fields } = user.toProps();
+    // The session epoch is raised only by raiseSessionEpoch: writing this copy's value could
+    // lower it again and bring ended sessions back.
+    const { id, sessionEpoch: _epoch, ...fields } = user.toProps();
     try {
       await this.orm.em.fork().nativeUpdate(User, { id }, fields);
       return { kind: 'saved' };

@@ -117,26 +117,6 @@ describe('User', () => {
     expect(user.toProps()).toEqual(props({ emailVerifiedAt: NOW, updatedAt: NOW }));
   });
 
-  it('endOtherSessions raises the session epoch by one each time and touches updatedAt', () => {
-    const user = User.restore(props({ sessionEpoch: 4 }));
-    user.endOtherSessions(NOW);
-    expect(user.sessionEpoch).toBe(5);
-    expect(user.updatedAt).toEqual(NOW);
-    user.endOtherSessions(LATER);
-    expect(user.sessionEpoch).toBe(6);
-    expect(user.updatedAt).toEqual(LATER);
-  });
-
-  it('property: n calls to endOtherSessions raise the epoch by exactly n', () => {
-    fc.assert(
-      fc.property(fc.nat({ max: 1000 }), fc.nat({ max: 50 }), (start, n) => {
-        const user = User.restore(props({ sessionEpoch: start }));
-        for (let i = 0; i < n; i += 1) user.endOtherSessions(LATER);
-        expect(user.sessionEpoch).toBe(start + n);
-      }),
-    );
-  });
-
   const date = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true });
   const userProps: fc.Arbitrary<UserProps> = fc.record({
     id: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
