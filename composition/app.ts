@@ -3,6 +3,7 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliKernel } from '../adapters/cli/kernel.js';
 import type { CommandIO } from '../adapters/cli/command.js';
+import { scriptedInput } from '../adapters/cli/scripted-input.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
@@ -270,6 +271,7 @@ export class App {
     if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
     const server = await buildHttpServer(services, {
       root: this.root,
+      frameworkRoot: FRAMEWORK_ROOT,
       table: this.routeTable(),
       layers: this.layers,
       provided: this.provided,
@@ -348,6 +350,14 @@ export interface CommandOutcome {
   stderr: string;
 }
 
+/** What an in-process caller types at a command's prompts. */
+export interface CallOptions {
+  /** One answer per prompt, then the end of input. Without it, a command that asks fails. */
+  input?: readonly string[];
+  /** Answer as a person at a terminal would (commands ask twice for a new password). */
+  interactive?: boolean;
+}
+
 export class AppKernel {
   constructor(private readonly cli: CliKernel) {}
 
@@ -356,10 +366,12 @@ export class AppKernel {
   }
 
   /** The spec's `kernel().call(command, args)`, collecting what the command printed. */
-  async call(name: string, args: readonly string[] = []): Promise<CommandOutcome> {
+  async call(name: string, args: readonly string[] = [], options: CallOptions = {}): Promise<CommandOutcome> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await this.cli.call(name, args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    const io: CommandIO = { out: (line) => out.push(line), err: (line) => err.push(line) };
+    if (options.input !== undefined) io.input = scriptedInput(options.input, { interactive: options.interactive ?? false });
+    const code = await this.cli.call(name, args, io);
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
   }
 }

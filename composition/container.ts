@@ -5,6 +5,10 @@ import { DeleteUser } from '../application/users/delete-user.js';
 import { EndOtherSessions } from '../application/users/end-other-sessions.js';
 import { AttemptLogin } from '../application/auth/attempt-login.js';
 import { CheckPassword } from '../application/auth/check-password.js';
+import { ChangePassword } from '../application/auth/change-password.js';
+import { ConfirmIdentity } from '../application/auth/confirm-identity.js';
+import { DeleteAccount } from '../application/auth/delete-account.js';
+import { UpdateProfile } from '../application/auth/update-profile.js';
 import { RegisterUser } from '../application/auth/register-user.js';
 import { RequestPasswordReset } from '../application/auth/request-password-reset.js';
 import { ResetPassword } from '../application/auth/reset-password.js';
@@ -201,6 +205,16 @@ export function buildContainer(parts: ContainerParts): Container {
   );
   provide(container, TOKENS.verifyEmail, [TOKENS.userRepository, TOKENS.eventBus, TOKENS.clock], (users, events, clock) => new VerifyEmail(users, events, clock));
   provide(container, TOKENS.checkPassword, [TOKENS.passwordHasher], (hasher) => new CheckPassword(hasher));
+  // The account page (Auth.create().account()).
+  provide(container, TOKENS.updateProfile, [TOKENS.userRepository, TOKENS.authMail, TOKENS.clock], (users, mail, clock) => new UpdateProfile(users, mail, clock));
+  provide(
+    container,
+    TOKENS.changePassword,
+    [TOKENS.userRepository, TOKENS.passwordHasher, TOKENS.checkPassword, TOKENS.clock],
+    (users, hasher, check, clock) => new ChangePassword(users, hasher, check, clock),
+  );
+  provide(container, TOKENS.confirmIdentity, [TOKENS.checkPassword], (check) => new ConfirmIdentity(check));
+  provide(container, TOKENS.deleteAccount, [TOKENS.userRepository, TOKENS.confirmIdentity], (users, confirm) => new DeleteAccount(users, confirm));
   bindTwoFactor(container);
   provide(container, TOKENS.endOtherSessions, [TOKENS.userRepository, TOKENS.clock], (users, clock) => new EndOtherSessions(users, clock));
   // The spec's marker file: every process of the app on this machine sees the same one.

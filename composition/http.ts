@@ -19,6 +19,8 @@ import { TOKENS } from './tokens.js';
 /** What the App contributes to its HTTP kernel besides configuration and services. */
 export interface HttpParts {
   root: string;
+  /** The framework's folder: its `public/` (the default stylesheet) is served after the app's. */
+  frameworkRoot: string;
   table: RouteTable<Handler>;
   layers: readonly Middleware[];
   provided: ReadonlyMap<symbol, unknown>;
@@ -83,7 +85,8 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
   checkLayersSupported(parts.table);
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
-  const publicDir = join(parts.root, 'public');
+  // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
+  const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
   return createHttpKernel({
     host: config.server.host,
     port: config.server.port,
@@ -111,7 +114,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     clock: services.get(TOKENS.clock),
     random: services.get(TOKENS.random),
     renderer,
-    publicDir: existsSync(publicDir) ? publicDir : null,
+    publicDirs,
     watchFiles: config.app.env === 'local',
     table: parts.table,
     appLayers: parts.layers,

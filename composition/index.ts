@@ -5,7 +5,8 @@
  *     const app = App.create().module({ name: 'shop', routes: new Routes().get('/', () => View.make('home.html')) });
  */
 export { App, AppKernel } from './app.js';
-export type { AppOptions, RunningApp, CommandOutcome } from './app.js';
+export type { AppOptions, RunningApp, CommandOutcome, CallOptions } from './app.js';
+export { terminalInput } from '../adapters/cli/terminal-input.js';
 export type { Module, Seeder } from './module.js';
 export { TestApp } from './testing.js';
 export { createDefaultApp } from './default-app.js';
@@ -38,4 +39,5 @@ export { hmacSha256Webhook } from '../adapters/http/webhooks.js';
 export type { HmacWebhookOptions, WebhookRequest, WebhookVerifier } from '../adapters/http/webhooks.js';
 export { Auth } from './auth.js';
 export type { Registration } from './auth.js';
+export type { AccountSection } from '../adapters/http/auth/account-sections.js';
 export { Registered, LoggedIn, LoggedOut, PasswordReset, Verified } from '../domain/auth/events.js';

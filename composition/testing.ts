@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { MemoryLogger } from '../adapters/log/memory-logger.js';
 import type { LogLine } from '../adapters/log/memory-logger.js';
 import type { Clock } from '../ports/clock.js';
-import type { AppOptions, CommandOutcome, RunningApp } from './app.js';
+import type { AppOptions, CallOptions, CommandOutcome, RunningApp } from './app.js';
 import { App } from './app.js';
 import { createDefaultApp } from './default-app.js';
 import type { CreateUserInput } from '../application/users/create-user.js';
@@ -49,8 +49,9 @@ export class TestApp {
     return new TestApp(options);
   }
 
-  call(command: string, args: readonly string[] = []): Promise<CommandOutcome> {
-    return this.app.kernel().call(command, args);
+  /** `options.input` answers the command's prompts, one line each (a password for `user:password`). */
+  call(command: string, args: readonly string[] = [], options: CallOptions = {}): Promise<CommandOutcome> {
+    return this.app.kernel().call(command, args, options);
   }
 
   /** Serves the app on a free port of 127.0.0.1, with migrations run, over a real socket. */

@@ -14,6 +14,10 @@ import type { EndOtherSessions } from '../application/users/end-other-sessions.j
 import type { AccessPolicy } from '../ports/access-policy.js';
 import type { AttemptLogin } from '../application/auth/attempt-login.js';
 import type { CheckPassword } from '../application/auth/check-password.js';
+import type { ChangePassword } from '../application/auth/change-password.js';
+import type { ConfirmIdentity } from '../application/auth/confirm-identity.js';
+import type { DeleteAccount } from '../application/auth/delete-account.js';
+import type { UpdateProfile } from '../application/auth/update-profile.js';
 import type { BeginSecondStep } from '../application/auth/begin-second-step.js';
 import type { ChallengeTwoFactor } from '../application/auth/challenge-two-factor.js';
 import type { ConfirmTwoFactor } from '../application/auth/confirm-two-factor.js';
@@ -86,6 +90,10 @@ export const TOKENS = {
   resetPassword: token<ResetPassword>('ResetPassword'),
   verifyEmail: token<VerifyEmail>('VerifyEmail'),
   checkPassword: token<CheckPassword>('CheckPassword'),
+  updateProfile: token<UpdateProfile>('UpdateProfile'),
+  changePassword: token<ChangePassword>('ChangePassword'),
+  confirmIdentity: token<ConfirmIdentity>('ConfirmIdentity'),
+  deleteAccount: token<DeleteAccount>('DeleteAccount'),
   secretBox: token<SecretBox>('SecretBox'),
   twoFactorStore: token<TwoFactorStore>('TwoFactorStore'),
   totp: token<Totp>('Totp'),

@@ -65,8 +65,8 @@ export interface HttpKernelOptions {
   clock: Clock;
   random: RandomSource;
   renderer: ViewRenderer;
-  /** The app's `public/` folder, or null. */
-  publicDir: string | null;
+  /** Folders served at the site's root, the first holding a path wins: the app's `public/`, then the framework's. */
+  publicDirs: readonly string[];
   /** Files in `public/` and templates may change while running (local development). */
   watchFiles: boolean;
   table: RouteTable<Handler>;
@@ -114,7 +114,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const renderer = options.renderer;
   const errors = new ErrorResponder(renderer, options.debugPages);
-  const publicFiles = new PublicFiles(options.publicDir, options.watchFiles);
+  const publicFiles = new PublicFiles(options.publicDirs, options.watchFiles);
   const sealer = new CookieSealer({ encryption: options.keys.cookieEncryption, integrity: options.keys.cookieIntegrity });
   const appOrigin = new URL(options.app.url).origin;
   const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };

@@ -9,10 +9,11 @@ export interface PublicFile {
 }
 
 /**
- * The app's `public/` folder, served at the site's root before sessions and maintenance mode.
- * Paths are confined to the folder (no `..`, no hidden files), and `asset(path)` gives a URL
- * carrying a hash of the file's content, so such URLs can be cached for a year and change when
- * the file does.
+ * The app's `public/` folder, served at the site's root before sessions and maintenance mode,
+ * then the framework's own (its stylesheet `fw/fw.css`): the first folder holding a path
+ * answers, so an app replaces a framework file by putting one at the same path. Paths are
+ * confined to their folder (no `..`, no hidden files), and `asset(path)` gives a URL carrying a
+ * hash of the file's content, so such URLs can be cached for a year and change when the file does.
  */
 export class PublicFiles {
   private readonly hashes = new Map<string, { mtimeMs: number; hash: string }>();
@@ -23,13 +24,13 @@ export class PublicFiles {
    * the disk. Otherwise answers are remembered: the lookup runs before routing on every GET.
    */
   constructor(
-    private readonly root: string | null,
+    private readonly roots: readonly string[],
     private readonly watch = true,
   ) {}
 
-  /** The file a URL path names, if the folder has it. */
+  /** The file a URL path names, from the first folder that has it. */
   lookup(urlPath: string): PublicFile | null {
-    if (this.watch || this.root === null) return this.find(urlPath);
+    if (this.watch || this.roots.length === 0) return this.find(urlPath);
     let found = this.looked.get(urlPath);
     if (found === undefined) {
       // Bounded, since scanners ask for endless made-up paths.
@@ -41,7 +42,7 @@ export class PublicFiles {
   }
 
   private find(urlPath: string): PublicFile | null {
-    if (this.root === null || urlPath === '/' || urlPath.length > 1024) return null;
+    if (this.roots.length === 0 || urlPath === '/' || urlPath.length > 1024) return null;
     let decoded: string;
     try {
       decoded = decodeURIComponent(urlPath);
@@ -49,14 +50,17 @@ export class PublicFiles {
       return null;
     }
     if (decoded.includes('\0') || decoded.split('/').some((segment) => segment.startsWith('.'))) return null;
-    const absolutePath = normalize(join(this.root, decoded));
-    if (!absolutePath.startsWith(this.root + sep)) return null;
-    try {
-      const stats = statSync(absolutePath);
-      return stats.isFile() ? { absolutePath, size: stats.size } : null;
-    } catch {
-      return null;
+    for (const root of this.roots) {
+      const absolutePath = normalize(join(root, decoded));
+      if (!absolutePath.startsWith(root + sep)) return null;
+      try {
+        const stats = statSync(absolutePath);
+        if (stats.isFile()) return { absolutePath, size: stats.size };
+      } catch {
+        // Not in this folder: the next one may have it.
+      }
     }
+    return null;
   }
 
   /** `/css/app.css?v=1a2b3c4d5e6f`; a missing file gets its plain path, so a page still renders. */

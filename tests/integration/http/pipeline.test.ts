@@ -32,13 +32,14 @@ describe('the request pipeline over a real socket', () => {
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/u);
   });
 
-  it('gives every request a fresh nonce, and the page carries it', async () => {
+  // That csp_nonce() prints the header's nonce is checked in views.test.ts: the built-in pages
+  // carry no inline code any more (their look is public/fw/fw.css).
+  it('gives every request a fresh nonce', async () => {
     const first = await server.client().get('/');
     const second = await server.client().get('/');
     const nonce = /'nonce-([^']+)'/u.exec(first.headers.get('content-security-policy') ?? '')?.[1];
     expect(nonce).toBeDefined();
     expect(second.headers.get('content-security-policy')).not.toContain(nonce);
-    expect(first.text).toContain(`nonce="${nonce}"`);
   });
 
   it('keeps an acceptable X-Request-Id and replaces a bad one', async () => {

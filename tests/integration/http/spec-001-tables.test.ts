@@ -800,6 +800,7 @@ describe('spec 001 limits table', () => {
       write: (key, session) => store.write(key, session),
       destroy: (key) => store.destroy(key),
       destroyOthersOf: (userId, keep) => store.destroyOthersOf(userId, keep),
+      listOf: (userId, now) => store.listOf(userId, now),
       prune: (now) => {
         prunes += 1;
         return store.prune(now);

@@ -15,19 +15,49 @@ describe('fw/layout.html', () => {
     expect(html).toContain('<title>Acme Shop</title>');
     expect(html).toContain('<body class="fw-page">');
     expect(html).toContain('<main class="fw-main"><p>Body</p></main>');
-    expect(html).toContain('<style>');
+    // Without asset() (a bare render) the stylesheet's plain URL.
+    expect(html).toContain('<link rel="stylesheet" href="/fw/fw.css">');
   });
 
-  it('calls fw_head(), toasts() and csp_nonce() when the app provides them', async () => {
+  it('calls fw_head(), toasts() and asset() when the app provides them, and has no inline styles', async () => {
     const safe = (html: string) => () => new nunjucks.runtime.SafeString(html);
     const html = await renderer({
       fw_head: safe('<script src="/fw.js"></script>'),
       toasts: safe('<div class="toasts"></div>'),
+      asset: (path: string) => `/${path}?v=0123456789ab`,
       csp_nonce: () => 'n0nce',
     }).render('fw/home.html', APP);
     expect(html).toContain('<script src="/fw.js"></script>');
     expect(html).toContain('<div class="toasts"></div>');
-    expect(html).toContain('<style nonce="n0nce">');
+    expect(html).toContain('<link rel="stylesheet" href="/fw/fw.css?v=0123456789ab">');
+    expect(html).not.toContain('<style');
+    expect(html).not.toContain(' style=');
+  });
+
+  it('links the account pages in its header by the visitor: log in and register for guests, account and log out once signed in', async () => {
+    const routes = new Set(['home', 'login', 'register', 'logout', 'account']);
+    const globals = {
+      route_exists: (name: string) => routes.has(name),
+      route: (name: string) => (name === 'home' ? '/' : `/${name}`),
+      route_is: (name: string) => name === 'login',
+      csrf_field: () => new nunjucks.runtime.SafeString('<input type="hidden" name="_token" value="t0ken">'),
+    };
+    const guest = await renderer(globals).render('fw/home.html', { ...APP, auth: { check: false, user: null } });
+    expect(guest).toContain('<a class="fw-brand" href="/">Acme Shop</a>');
+    expect(guest).toContain('<a href="/login" aria-current="page">Log in</a>');
+    expect(guest).toContain('href="/register"');
+    expect(guest).not.toContain('Log out');
+
+    const user = await renderer(globals).render('fw/home.html', { ...APP, auth: { check: true, user: { name: 'Ada' } } });
+    expect(user).toContain('<a href="/account">Account</a>');
+    expect(user).toMatch(/<form method="post" action="\/logout">\s*<input type="hidden" name="_token" value="t0ken">\s*<button class="fw-button fw-button-quiet" type="submit">Log out<\/button>/u);
+    expect(user).not.toContain('href="/login"');
+  });
+
+  it('shows only the name in its header without the view globals (pages made from hapi errors)', async () => {
+    const html = await renderer().render('fw/home.html', APP);
+    expect(html).toContain('<a class="fw-brand" href="/">Acme Shop</a>');
+    expect(html).not.toContain('<nav');
   });
 
   it('renders even with no app globals at all', async () => {
