@@ -9,6 +9,7 @@ import { Session } from '../../domain/session/session.js';
 import type { SessionStore, StoredSession } from '../../ports/session-store.js';
 import { useEngines } from '../support/databases.js';
 import { useMigratedDatabase } from '../support/migrated-database.js';
+import { freshUsers } from '../support/seed-users.js';
 
 const T0 = new Date('2026-03-01T12:00:00Z');
 const MINUTE = 60_000;
@@ -109,17 +110,7 @@ describe('InMemoryTokenVerifier', () => {
 for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(engine.name, () => {
     const db = useMigratedDatabase(engine);
-    const addUsers = () =>
-      db().raw.session(async (sql) => {
-        await sql.exec('DELETE FROM sessions; DELETE FROM api_tokens; DELETE FROM users');
-        const ids: number[] = [];
-        for (const email of ['ada@example.com', 'bob@example.com']) {
-          await sql.query('INSERT INTO users (name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['Someone', email, null, T0, T0]);
-          const [row] = await sql.query<{ id: number | string }>('SELECT id FROM users WHERE email = ?', [email]);
-          ids.push(Number(row?.id));
-        }
-        return ids as [number, number];
-      });
+    const addUsers = () => freshUsers(db().raw, ['ada@example.com', 'bob@example.com'], ['sessions', 'api_tokens']);
 
     sessionStoreContract(`SQL on ${engine.name}`, async () => ({ store: new SqlSessionStore(db().raw), userIds: await addUsers() }));
 

@@ -6,6 +6,7 @@ import { TWO_FACTOR_OFF } from '../../domain/auth/two-factor.js';
 import type { TwoFactorStore } from '../../ports/two-factor-store.js';
 import { useEngines } from '../support/databases.js';
 import { useMigratedDatabase } from '../support/migrated-database.js';
+import { freshUsers } from '../support/seed-users.js';
 
 const T0 = new Date('2026-03-01T12:00:00.000Z');
 const hash = (n: number): string => n.toString(16).padStart(64, '0');
@@ -141,16 +142,7 @@ for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(engine.name, () => {
     const db = useMigratedDatabase(engine);
     contract(`SQL on ${engine.name}`, async () => {
-      const users = await db().raw.session(async (sql) => {
-        await sql.exec('DELETE FROM users');
-        const ids: number[] = [];
-        for (const email of ['ada@example.com', 'bob@example.com']) {
-          await sql.query('INSERT INTO users (name, email, password, created_at, updated_at) VALUES (?, ?, ?, ?, ?)', ['Someone', email, null, T0, T0]);
-          const [row] = await sql.query<{ id: number | string }>('SELECT id FROM users WHERE email = ?', [email]);
-          ids.push(Number(row?.id));
-        }
-        return ids as [number, number];
-      });
+      const users = await freshUsers(db().raw, ['ada@example.com', 'bob@example.com']);
       return {
         store: new SqlTwoFactorStore(db().raw),
         users,

@@ -17,9 +17,17 @@ export interface ServerProcess {
  * `fwx serve` of the default app in a process of its own, in `root` (its own `storage/`), on a
  * free port of 127.0.0.1. Resolves once it says where it listens.
  */
-export async function serveDefaultApp(root: string, env: Record<string, string>): Promise<ServerProcess> {
+export function serveDefaultApp(root: string, env: Record<string, string>): Promise<ServerProcess> {
+  return spawnServer(root, [FWX, 'serve'], env);
+}
+
+/**
+ * A server process (`node <args>`) in `root`, with the test environment plus `env`, on a free
+ * port of 127.0.0.1. Resolves once it prints `listening on <url>)`; rejects when it exits first.
+ */
+export async function spawnServer(root: string, args: readonly string[], env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
   mkdirSync(root, { recursive: true });
-  const child = spawn(process.execPath, [FWX, 'serve'], {
+  const child = spawn(process.execPath, [...args], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', APP_KEY: TEST_APP_KEY, APP_ENV: 'testing', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -30,7 +38,7 @@ export async function serveDefaultApp(root: string, env: Record<string, string>)
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${root}: no "listening on" line in time; stdout: ${stdout} stderr: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`${root}: no "listening on" line in time; stdout: ${stdout} stderr: ${stderr}`)), timeoutMs);
     child.stdout.on('data', () => {
       const match = /listening on (http:\/\/[^)\s]+)\)/u.exec(stdout);
       if (match?.[1] === undefined) return;
@@ -46,6 +54,7 @@ export async function serveDefaultApp(root: string, env: Record<string, string>)
     url,
     async stop() {
       child.kill('SIGTERM');
+      // A server that keeps a connection open (Redis) would not exit by itself.
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       const code = await exited;
       clearTimeout(timer);

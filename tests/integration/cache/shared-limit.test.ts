@@ -1,15 +1,15 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { FRAMEWORK_ROOT } from '../../../composition/app.js';
-import { TEST_APP_KEY, useTempDir } from '../../support/databases.js';
+import { useTempDir } from '../../support/databases.js';
 import { createTestDatabase } from '../../support/postgres-server.js';
 import type { TestDatabase } from '../../support/postgres-server.js';
 import { deleteRedisKeys, redisAvailable, redisUrl } from '../../support/redis-server.js';
+import { spawnServer } from '../../support/server-process.js';
+import type { ServerProcess } from '../../support/server-process.js';
 
 /**
  * Two real server processes of one app, counting one client on one shared store, must
@@ -28,11 +28,7 @@ const tempDir = useTempDir('fw-shared-limit-');
 const postgresServer = inject('postgresUrl');
 const redisUp = await redisAvailable();
 
-interface Server {
-  url: string;
-  /** Sends SIGTERM and resolves with the exit code (null when it had to be killed). */
-  stop(): Promise<number | null>;
-}
+type Server = ServerProcess;
 
 /**
  * A window span (seconds) whose current window has more than two minutes left, so no window
@@ -46,43 +42,8 @@ function spanWithTimeLeft(): number {
   }
 }
 
-async function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  const root = join(tempDir(), name);
-  mkdirSync(root, { recursive: true });
-  const child = spawn(process.execPath, ['--import', TSX, FIXTURE], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', APP_KEY: TEST_APP_KEY, APP_ENV: 'testing', LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name}: no "listening on" line in time; stdout: ${stdout} stderr: ${stderr}`)), 15_000);
-    child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/[^)\s]+)\)/u.exec(stdout);
-      if (match?.[1] === undefined) return;
-      clearTimeout(timer);
-      resolve(match[1]);
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited with ${code}: ${stderr}`));
-    });
-  });
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      // A server that keeps a connection open (Redis) would not exit by itself.
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
+function startServer(name: string, env: Record<string, string>): Promise<Server> {
+  return spawnServer(join(tempDir(), name), ['--import', TSX, FIXTURE], env, 15_000);
 }
 
 /** Both servers at once, alternating, all requests in flight together. */
