@@ -53,5 +53,36 @@ export function useEngines(): EngineUnderTest[] {
   ];
 }
 
+/**
+ * An empty database of its own on `engine` for the enclosing `describe` (call inside it), for
+ * the describes of one file that must not see each other's rows (the same addresses registered
+ * in each): a SQLite file in a temporary folder, or a PostgreSQL database created before the
+ * describe's tests and dropped after them. Valid inside tests and hooks, like `engine.url()`.
+ */
+export function useOwnDatabase(engine: EngineUnderTest): () => string {
+  const serverUrl = inject('postgresUrl');
+  let url: string | null = null;
+  let sqliteDir: string | null = null;
+  let postgres: TestDatabase | null = null;
+  beforeAll(async () => {
+    if (engine.name === 'sqlite') {
+      sqliteDir = mkdtempSync(join(tmpdir(), 'fw-sqlite-'));
+      url = `sqlite:${join(sqliteDir, 'database.sqlite')}`;
+    } else {
+      if (serverUrl === null) throw new Error('No PostgreSQL server: skip the describe when the engine is not available');
+      postgres = await createTestDatabase(serverUrl);
+      url = postgres.url;
+    }
+  });
+  afterAll(async () => {
+    await postgres?.drop();
+    if (sqliteDir !== null) rmSync(sqliteDir, { recursive: true, force: true });
+  });
+  return () => {
+    if (url === null) throw new Error(`The ${engine.name} database of this describe is not created yet`);
+    return url;
+  };
+}
+
 /** An APP_KEY for tests: valid, and obviously not a real one. */
 export const TEST_APP_KEY = `base64:${Buffer.alloc(32, 7).toString('base64')}`;
