@@ -18,7 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'fw-bench-'));
 const database = await openDatabase({ engine: 'sqlite', path: join(dir, 'bench.sqlite') });
 try {
   await new SqlFileMigrator(database.raw, [{ module: 'fw', directory: join(FRAMEWORK_ROOT, 'migrations') }], new SystemClock()).migrate();
-  const orm = new MikroOrmUserRepository(database.orm);
+  const orm = new MikroOrmUserRepository(database.orm, database.raw);
   const memory = new InMemoryUserRepository();
   const now = new Date();
   for (let n = 0; n < 1000; n++) {

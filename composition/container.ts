@@ -146,7 +146,7 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.clock, [], () => new SystemClock());
   provide(container, TOKENS.random, [], () => new CryptoRandomSource());
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
-  provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm));
+  provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm, db.raw));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
   provide(container, TOKENS.recordFinder, [TOKENS.database], (db) => new SqlRecordFinder(db.raw));
   provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => {

@@ -12,7 +12,7 @@ for (const engine of useEngines()) {
     const db = useMigratedDatabase(engine);
     userRepositoryContract(`MikroORM on ${engine.name}`, async () => {
       await db().raw.session((sql) => sql.exec('DELETE FROM users'));
-      return new MikroOrmUserRepository(db().orm);
+      return new MikroOrmUserRepository(db().orm, db().raw);
     });
   });
 }

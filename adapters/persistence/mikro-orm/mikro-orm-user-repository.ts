@@ -1,8 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { EntityDictionary, MikroORM } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/core';
 import { normalizeEmail } from '../../../domain/users/email.js';
 import { User } from '../../../domain/users/user.js';
 import type { NewUser } from '../../../domain/users/user.js';
+import { dateFromColumn } from './column-date.js';
+import type { DateColumn } from './column-date.js';
+import type { RawSql } from './raw-sql.js';
 import type { AddUserResult, SaveUserResult, UserRepository } from '../../../ports/user-repository.js';
 
 /**
@@ -11,7 +14,10 @@ import type { AddUserResult, SaveUserResult, UserRepository } from '../../../por
  * until `save`, exactly like the in-memory adapter.
  */
 export class MikroOrmUserRepository implements UserRepository {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly raw: RawSql,
+  ) {}
 
   async add(user: NewUser): Promise<AddUserResult> {
     try {
@@ -68,12 +74,41 @@ export class MikroOrmUserRepository implements UserRepository {
   }
 
   /**
-   * The two lookups every signed-in request makes. A plain statement mapped by the ORM costs
-   * about a quarter of `findOne`, whose query building dominates (bench/user-lookup.bench.ts).
+   * The two lookups every signed-in request makes (the user stage loads the session's user on
+   * each one). A plain statement on a pooled connection, mapped here: the ORM's `findOne` costs
+   * about sixteen times that and even `execute` + `em.map` four times (bench/user-lookup.bench.ts),
+   * which was most of the cost of a signed-in page.
    */
   private async findOneWhere(column: 'id' | 'email', value: number | string): Promise<User | null> {
-    const em = this.orm.em.fork();
-    const rows = (await em.getConnection().execute(`SELECT * FROM users WHERE ${column} = ? LIMIT 1`, [value])) as EntityDictionary<User>[];
-    return rows[0] === undefined ? null : em.map(User, rows[0]);
+    const rows = await this.raw.session((sql) => sql.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE ${column} = ? LIMIT 1`, [value]));
+    const row = rows[0];
+    return row === undefined ? null : userFromRow(row);
   }
+}
+
+const USER_COLUMNS = 'id, name, email, password, email_verified_at, session_epoch, created_at, updated_at';
+
+interface UserRow {
+  id: number | string;
+  name: string;
+  email: string;
+  password: string | null;
+  email_verified_at: DateColumn | null;
+  session_epoch: number | string;
+  created_at: DateColumn;
+  updated_at: DateColumn;
+}
+
+/** The same mapping as `UserSchema`, for rows read without the ORM (ids and epochs may come as text from PostgreSQL). */
+function userFromRow(row: UserRow): User {
+  return User.restore({
+    id: Number(row.id),
+    name: row.name,
+    email: row.email,
+    passwordHash: row.password,
+    emailVerifiedAt: row.email_verified_at === null ? null : dateFromColumn(row.email_verified_at),
+    sessionEpoch: Number(row.session_epoch),
+    createdAt: dateFromColumn(row.created_at),
+    updatedAt: dateFromColumn(row.updated_at),
+  });
 }

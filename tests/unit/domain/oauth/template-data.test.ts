@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { LOGIN_OPTIONS_HEADINGS, linkedAccountsCard, loginOptions, providerButtons } from '../../../../domain/oauth/template-data.js';
+import type { AccountCardData, EnabledProvider, LoginOptionsData } from '../../../../domain/oauth/template-data.js';
+
+const enabled: EnabledProvider[] = [
+  { name: 'provider_a', label: 'Google' },
+  { name: 'provider_b', label: 'GitHub' },
+];
+const redirectUrl = (name: string): string => `/auth/${name}/redirect`;
+const buttonA = { name: 'provider_a', label: 'Google', url: '/auth/provider_a/redirect' };
+const buttonB = { name: 'provider_b', label: 'GitHub', url: '/auth/provider_b/redirect' };
+const since = new Date('2026-01-02T03:04:05Z');
+
+describe("the spec's Template data table: fw/auth/login_options.html", () => {
+  it.each<[string, Parameters<typeof loginOptions>[0], LoginOptionsData]>([
+    ['login: page and one button per enabled provider (name, label, url)', { page: 'login', providers: enabled, redirectUrl }, { page: 'login', oauth_providers: [buttonA, buttonB] }],
+    ['register: the same buttons', { page: 'register', providers: enabled, redirectUrl }, { page: 'register', oauth_providers: [buttonA, buttonB] }],
+    [
+      "confirm: only the user's linked providers, each asking ?intent=confirm",
+      { page: 'confirm', providers: enabled, redirectUrl, linkedProviders: ['provider_b', 'provider_gone'] },
+      { page: 'confirm', oauth_providers: [{ ...buttonB, url: '/auth/provider_b/redirect?intent=confirm' }] },
+    ],
+    ['confirm: a user with no linked provider gets no buttons', { page: 'confirm', providers: enabled, redirectUrl }, { page: 'confirm', oauth_providers: [] }],
+    [
+      'confirm: a URL that already has a query gets the intent added',
+      { page: 'confirm', providers: enabled, redirectUrl: (n) => `/auth/${n}/redirect?x=1`, linkedProviders: ['provider_a'] },
+      { page: 'confirm', oauth_providers: [{ ...buttonA, url: '/auth/provider_a/redirect?x=1&intent=confirm' }] },
+    ],
+    ['no provider has credentials: no buttons', { page: 'login', providers: [], redirectUrl }, { page: 'login', oauth_providers: [] }],
+  ])('%s', (_row, input, expected) => {
+    expect(loginOptions(input)).toEqual(expected);
+  });
+
+  it("every view receives oauth_providers: the providers that have credentials", () => {
+    expect(providerButtons(enabled, redirectUrl)).toEqual([buttonA, buttonB]);
+  });
+
+  it("heads the block 'Or continue with', and 'Or confirm it's you with' on the confirm page", () => {
+    expect(LOGIN_OPTIONS_HEADINGS).toEqual({ login: 'Or continue with', register: 'Or continue with', confirm: "Or confirm it's you with" });
+  });
+});
+
+describe("the spec's Template data table: oauth/section.html", () => {
+  const card = (over: Partial<Parameters<typeof linkedAccountsCard>[0]>): AccountCardData =>
+    linkedAccountsCard({ providers: enabled, links: [], hasPassword: true, setPasswordUrl: '/account#password', redirectUrl, ...over });
+  const unlinkedA = { name: 'provider_a', label: 'Google', link_url: '/auth/provider_a/redirect', linked: false, email: null, since: null };
+  const unlinkedB = { name: 'provider_b', label: 'GitHub', link_url: '/auth/provider_b/redirect', linked: false, email: null, since: null };
+  const linkedA = { ...unlinkedA, linked: true, email: 'ann@example.com', since };
+  const linkedB = { ...unlinkedB, linked: true, email: null, since };
+
+  it.each<[string, Parameters<typeof card>[0], AccountCardData]>([
+    [
+      'section.data: providers (name, label, link_url, linked, email, since), has_password, can_unlink, set_password_url',
+      { links: [{ provider: 'provider_a', email: 'ann@example.com', createdAt: since }] },
+      { providers: [linkedA, unlinkedB], has_password: true, can_unlink: true, set_password_url: '/account#password' },
+    ],
+    [
+      'a password-less user with one provider cannot unlink it',
+      { hasPassword: false, links: [{ provider: 'provider_a', email: 'ann@example.com', createdAt: since }] },
+      { providers: [linkedA, unlinkedB], has_password: false, can_unlink: false, set_password_url: '/account#password' },
+    ],
+    [
+      'a password-less user with two providers can unlink either',
+      {
+        hasPassword: false,
+        links: [
+          { provider: 'provider_b', email: null, createdAt: since },
+          { provider: 'provider_a', email: 'ann@example.com', createdAt: since },
+        ],
+      },
+      { providers: [linkedA, linkedB], has_password: false, can_unlink: true, set_password_url: '/account#password' },
+    ],
+    [
+      'a link at a provider that lost its credentials is not shown and does not count',
+      {
+        hasPassword: false,
+        links: [
+          { provider: 'provider_a', email: 'ann@example.com', createdAt: since },
+          { provider: 'provider_gone', email: null, createdAt: since },
+        ],
+      },
+      { providers: [linkedA, unlinkedB], has_password: false, can_unlink: false, set_password_url: '/account#password' },
+    ],
+  ])('%s', (_row, over, expected) => {
+    expect(card(over)).toEqual(expected);
+  });
+});
