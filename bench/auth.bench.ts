@@ -24,6 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { ChildServers } from './support/child-servers.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -80,7 +81,7 @@ interface Server {
   child: ChildProcess;
 }
 
-const children = new Set<ChildProcess>();
+const children = new ChildServers();
 const dir = mkdtempSync(join(tmpdir(), 'fw-auth-bench-'));
 /** The PostgreSQL database made for the run, dropped by cleanUp. */
 let postgresDatabase: { admin: string; name: string } | null = null;
@@ -101,7 +102,7 @@ async function dropPostgresDatabase(): Promise<void> {
 }
 
 async function cleanUp(): Promise<void> {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  children.killAll();
   await dropPostgresDatabase();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -161,15 +162,8 @@ function serverCpu(server: Server): Promise<number> {
   });
 }
 
-async function stop(server: Server): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send('stop');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-  children.delete(child);
+function stop(server: Server): Promise<void> {
+  return children.stop(server.child);
 }
 
 /** Cookie headers (`name=value; …`) from an answer's Set-Cookie headers, as a browser sends them back. */

@@ -23,6 +23,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Routes, TOKENS, View, createDefaultApp } from '../composition/index.js';
+import { serveParent } from './support/child-servers.js';
 import type { RequestContext } from '../adapters/http/request-context.js';
 
 /** A user the bench signs in as. */
@@ -103,16 +104,6 @@ if (dir === undefined || databaseUrl === undefined) {
   process.exit(2);
 }
 const running = await serve(dir, databaseUrl);
-let stopping = false;
-const stop = async (): Promise<void> => {
-  if (stopping) return;
-  stopping = true;
-  await running.stop();
-  process.exit(0);
-};
-process.on('message', (message) => {
-  if (message === 'stop') void stop();
-  else if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() } satisfies CpuMessage);
+serveParent(running, { url: running.url, users: running.users } satisfies ReadyMessage, (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() } satisfies CpuMessage);
 });
-process.on('disconnect', () => void stop());
-process.send?.({ url: running.url, users: running.users } satisfies ReadyMessage);

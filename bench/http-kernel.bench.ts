@@ -8,7 +8,7 @@
  *
  * Two rows measure the framework's sessions and security layers:
  *
- * - `GET /account, signed in`: a page behind `.requireAuth()` rendering the same template with
+ * - `GET /bench/account, signed in`: a page behind `.requireAuth()` rendering the same template with
  *   `ctx.user`'s data, requested with the cookie of a session signed in (`ctx.auth.login`) by
  *   the bench's own `POST /bench/sign-in` at the start of every round; against bare's `/form`.
  * - `GET /json-throttled`: `/json` under `.throttle()` (counters in the memory store, a limit
@@ -20,6 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { ChildServers } from './support/child-servers.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,10 +107,10 @@ const SCENARIOS: readonly ScenarioSpec[] = [
   // header of a session's size), as for the other pages.
   {
     id: 'account',
-    label: 'GET /account, signed in',
+    label: 'GET /bench/account, signed in',
     expect: '2xx',
     bare: on('bare', '/form', 'session'),
-    fw: on('fw', '/account', 'signed-in'),
+    fw: on('fw', '/bench/account', 'signed-in'),
     peer: null,
     peerName: '',
     minVsBare: 0.3,
@@ -140,11 +141,11 @@ interface Started {
   child: ChildProcess;
 }
 
-const children = new Set<ChildProcess>();
+const children = new ChildServers();
 const dir = mkdtempSync(join(tmpdir(), 'fw-http-bench-'));
 
 function cleanUp(): void {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  children.killAll();
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -172,15 +173,8 @@ function start(kind: ServerKind): Promise<Started> {
   });
 }
 
-async function stop(started: Started): Promise<void> {
-  const { child } = started;
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send('stop');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-  children.delete(child);
+function stop(started: Started): Promise<void> {
+  return children.stop(started.child);
 }
 
 interface Visit {
@@ -306,13 +300,13 @@ try {
   // What the signed-in and throttled rows load, checked once before the rounds.
   {
     const cookie = await signIn(fw.started.url);
-    const page = await fetch(`${fw.started.url}/account`, { headers: { cookie } });
+    const page = await fetch(`${fw.started.url}/bench/account`, { headers: { cookie } });
     const body = await page.text();
-    const guest = await fetch(`${fw.started.url}/account`, { redirect: 'manual' });
+    const guest = await fetch(`${fw.started.url}/bench/account`, { redirect: 'manual' });
     await guest.text();
     const greeted = body.includes('Welcome back, Bench User');
     pages.push(
-      `fw: /account signed in answers ${page.status}, ${Buffer.byteLength(body)} bytes, cookie ${cookie.length} chars, greets the user: ${greeted ? 'yes' : 'NO'}; a guest gets ${guest.status}`,
+      `fw: /bench/account signed in answers ${page.status}, ${Buffer.byteLength(body)} bytes, cookie ${cookie.length} chars, greets the user: ${greeted ? 'yes' : 'NO'}; a guest gets ${guest.status}`,
     );
     const throttled = await fetch(`${fw.started.url}/json-throttled`);
     await throttled.text();

@@ -9,7 +9,7 @@
  *
  * Routes: bare and fw answer `GET /health` and `GET /json` with the same small JSON, and all
  * three `GET /form`. fw also has the bench's own `POST /bench/sign-in` (signs in its one user,
- * no CSRF token needed), `GET /account` (the form page for the signed-in user, behind
+ * no CSRF token needed), `GET /bench/account` (the form page for the signed-in user, behind
  * `.requireAuth()`) and `GET /json-throttled` (`/json` under a throttle that never refuses).
  */
 import { randomBytes } from 'node:crypto';
@@ -21,6 +21,7 @@ import Yar from '@hapi/yar';
 import nunjucks from 'nunjucks';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import { Routes, TOKENS, View, createDefaultApp, json } from '../composition/index.js';
+import { serveParent } from './support/child-servers.js';
 import type { User } from '../domain/users/user.js';
 
 export type ServerKind = 'bare' | 'fw' | 'yar';
@@ -124,7 +125,7 @@ async function fw(dir: string): Promise<{ url: string; stop(): Promise<void> }> 
       // The page of a signed-in user: the same template with the user's data (the user is
       // loaded on every request from the session's user id).
       new Routes()
-        .get('/account', (ctx) => {
+        .get('/bench/account', (ctx) => {
           const current = ctx.requireUser();
           return View.make(FORM_TEMPLATE, { ...FORM_DATA, heading: `Welcome back, ${current.name}`, email: current.email });
         })
@@ -170,15 +171,4 @@ if (dir === undefined || (kind !== 'bare' && kind !== 'fw' && kind !== 'yar')) {
   process.exit(2);
 }
 const running = kind === 'bare' ? await bare() : kind === 'yar' ? await yar() : await fw(dir);
-let stopping = false;
-const stop = async (): Promise<void> => {
-  if (stopping) return;
-  stopping = true;
-  await running.stop();
-  process.exit(0);
-};
-process.on('message', (message) => {
-  if (message === 'stop') void stop();
-});
-process.on('disconnect', () => void stop());
-process.send?.({ url: running.url } satisfies ReadyMessage);
+serveParent(running, { url: running.url } satisfies ReadyMessage);
