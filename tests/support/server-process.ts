@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { FRAMEWORK_ROOT } from '../../composition/app.js';
 import { TEST_APP_KEY } from './databases.js';
 
@@ -61,4 +62,27 @@ export async function spawnServer(root: string, args: readonly string[], env: Re
       return code;
     },
   };
+}
+
+/**
+ * Runs `check` against two server processes of one app (`start` makes one by name), started
+ * one after the other or `together` (racing migrations), and stops both afterwards, expecting
+ * each to exit cleanly.
+ */
+export async function runTwoServers(start: (name: string) => Promise<ServerProcess>, together: boolean, check: (servers: ServerProcess[]) => Promise<void>): Promise<void> {
+  const servers: ServerProcess[] = [];
+  const started = (name: string) => start(name).then((server) => servers.push(server));
+  try {
+    if (together) {
+      const results = await Promise.allSettled([started('one'), started('two')]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
+    } else {
+      await started('one');
+      await started('two');
+    }
+    await check(servers);
+  } finally {
+    const codes = await Promise.all(servers.map((server) => server.stop()));
+    expect(codes).toEqual(servers.map(() => 0));
+  }
 }

@@ -8,7 +8,7 @@ import type { TestServer } from '../../../composition/testing.js';
 import { TEST_APP_KEY, useEngines, useTempDir } from '../../support/databases.js';
 import { createTestDatabase } from '../../support/postgres-server.js';
 import type { TestDatabase } from '../../support/postgres-server.js';
-import { serveDefaultApp } from '../../support/server-process.js';
+import { runTwoServers, serveDefaultApp } from '../../support/server-process.js';
 import type { ServerProcess } from '../../support/server-process.js';
 
 /**
@@ -114,21 +114,7 @@ describe('the login lock across two server processes on one database', () => {
     } finally {
       await setup.close();
     }
-    const servers: ServerProcess[] = [];
-    const start = (which: string) => serveDefaultApp(join(dir(), name, which), env).then((server) => servers.push(server));
-    try {
-      if (together) {
-        const started = await Promise.allSettled([start('one'), start('two')]);
-        for (const result of started) if (result.status === 'rejected') throw result.reason;
-      } else {
-        await start('one');
-        await start('two');
-      }
-      await check(servers);
-    } finally {
-      const codes = await Promise.all(servers.map((server) => server.stop()));
-      expect(codes).toEqual(servers.map(() => 0));
-    }
+    await runTwoServers((which) => serveDefaultApp(join(dir(), name, which), env), together, check);
   }
 
   async function alternateWrongPasswords(servers: ServerProcess[]): Promise<void> {

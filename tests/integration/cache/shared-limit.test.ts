@@ -8,7 +8,7 @@ import { useTempDir } from '../../support/databases.js';
 import { createTestDatabase } from '../../support/postgres-server.js';
 import type { TestDatabase } from '../../support/postgres-server.js';
 import { deleteRedisKeys, redisAvailable, redisUrl } from '../../support/redis-server.js';
-import { spawnServer } from '../../support/server-process.js';
+import { runTwoServers, spawnServer } from '../../support/server-process.js';
 import type { ServerProcess } from '../../support/server-process.js';
 
 /**
@@ -83,21 +83,7 @@ async function withTwoServers(
   env: (name: string) => Record<string, string>,
   check: (servers: Server[]) => Promise<void>,
 ): Promise<void> {
-  const servers: Server[] = [];
-  const start = (name: string) => startServer(name, env(name)).then((server) => servers.push(server));
-  try {
-    if (options.together) {
-      const started = await Promise.allSettled([start('one'), start('two')]);
-      for (const result of started) if (result.status === 'rejected') throw result.reason;
-    } else {
-      await start('one');
-      await start('two');
-    }
-    await check(servers);
-  } finally {
-    const codes = await Promise.all(servers.map((server) => server.stop()));
-    expect(codes).toEqual(servers.map(() => 0));
-  }
+  await runTwoServers((name) => startServer(name, env(name)), options.together === true, check);
 }
 
 describe('two servers on one store allow exactly the limit', () => {
