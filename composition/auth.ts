@@ -11,6 +11,7 @@ import type { Routes } from '../domain/routing/routes.js';
 import { accountServicesOf } from './account.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
+import { servicesFrom } from './request-services.js';
 
 /** What `onRegistered` hooks receive: the new account, and the provider when a social login made it. */
 export interface Registration {
@@ -19,32 +20,31 @@ export interface Registration {
   provider: string | null;
 }
 
-function servicesOf(ctx: RequestContext): AuthServices {
-  return {
-    attemptLogin: ctx.service(TOKENS.attemptLogin),
-    registerUser: ctx.service(TOKENS.registerUser),
-    requestPasswordReset: ctx.service(TOKENS.requestPasswordReset),
-    resetPassword: ctx.service(TOKENS.resetPassword),
-    verifyEmail: ctx.service(TOKENS.verifyEmail),
-    checkPassword: ctx.service(TOKENS.checkPassword),
-    mail: ctx.service(TOKENS.authMail),
-    events: ctx.service(TOKENS.eventBus),
-    beginSecondStep: ctx.service(TOKENS.beginSecondStep),
-  };
-}
+const AUTH_SERVICES = {
+  attemptLogin: TOKENS.attemptLogin,
+  registerUser: TOKENS.registerUser,
+  requestPasswordReset: TOKENS.requestPasswordReset,
+  resetPassword: TOKENS.resetPassword,
+  verifyEmail: TOKENS.verifyEmail,
+  checkPassword: TOKENS.checkPassword,
+  mail: TOKENS.authMail,
+  events: TOKENS.eventBus,
+  beginSecondStep: TOKENS.beginSecondStep,
+} as const;
 
-function twoFactorServicesOf(ctx: RequestContext): TwoFactorServices {
-  return {
-    beginSecondStep: ctx.service(TOKENS.beginSecondStep),
-    challengeTwoFactor: ctx.service(TOKENS.challengeTwoFactor),
-    enableTwoFactor: ctx.service(TOKENS.enableTwoFactor),
-    confirmTwoFactor: ctx.service(TOKENS.confirmTwoFactor),
-    disableTwoFactor: ctx.service(TOKENS.disableTwoFactor),
-    regenerateRecoveryCodes: ctx.service(TOKENS.regenerateRecoveryCodes),
-    showTwoFactorSettings: ctx.service(TOKENS.showTwoFactorSettings),
-    events: ctx.service(TOKENS.eventBus),
-  };
-}
+const TWO_FACTOR_SERVICES = {
+  beginSecondStep: TOKENS.beginSecondStep,
+  challengeTwoFactor: TOKENS.challengeTwoFactor,
+  enableTwoFactor: TOKENS.enableTwoFactor,
+  confirmTwoFactor: TOKENS.confirmTwoFactor,
+  disableTwoFactor: TOKENS.disableTwoFactor,
+  regenerateRecoveryCodes: TOKENS.regenerateRecoveryCodes,
+  showTwoFactorSettings: TOKENS.showTwoFactorSettings,
+  events: TOKENS.eventBus,
+} as const;
+
+const servicesOf = (ctx: RequestContext) => servicesFrom<AuthServices>(ctx, AUTH_SERVICES);
+const twoFactorServicesOf = (ctx: RequestContext) => servicesFrom<TwoFactorServices>(ctx, TWO_FACTOR_SERVICES);
 
 /**
  * Password accounts as a module: `app.module(Auth.create().redirectTo('/dashboard'))`. Login

@@ -106,6 +106,12 @@ export interface RequestContext {
   valid<T>(schema: FormSchema<T>): Promise<T>;
   /** A service of the app (`TOKENS.clock`, a use case…): the spec's `State<AppState>`. */
   service<T>(key: ServiceKey<T>): T;
+  /**
+   * What a failed form sends back to the next page: the errors (in `bag`) and the input as
+   * typed, passwords left out. `valid()` does this itself; handlers call it for failures only
+   * they can see (wrong credentials, a taken address found at save).
+   */
+  flashFormErrors(errors: Record<string, string[]>, bag?: string): void;
   /** A value given with `App.provide(key, value)`; answers 500 naming the key when none was. */
   provided<T>(key: ContextKey<T>): T;
   /** A value a middleware set for this request with `setCurrent`; 500 when missing. */

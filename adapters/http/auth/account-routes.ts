@@ -46,9 +46,7 @@ function sessionUser(ctx: RequestContext): AuthUser {
 
 /** Back to the page with one field's error in the card's bag, keeping what was typed (never passwords). */
 function backWithError(ctx: RequestContext, bag: string, field: string, message: string): Reply {
-  const input = ctx.body();
-  if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) ctx.session.flashInput(input as Record<string, unknown>);
-  ctx.session.flashErrors({ [field]: [message] }, bag);
+  ctx.flashFormErrors({ [field]: [message] }, bag);
   return Redirect.route('account');
 }
 

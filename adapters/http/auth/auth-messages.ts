@@ -20,8 +20,6 @@ export const MESSAGES = {
 
 /** Goes back to the form with one field's error, keeping what was typed (never passwords). */
 export function backWithError(ctx: RequestContext, field: string, message: string): never {
-  const input = ctx.body();
-  if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) ctx.session.flashInput(input as Record<string, unknown>);
-  ctx.session.flashErrors({ [field]: [message] });
+  ctx.flashFormErrors({ [field]: [message] });
   throw new StopWithReply(Redirect.back());
 }

@@ -222,9 +222,13 @@ export class KernelContext implements RequestContext {
     if (this.isApiClient || this.hx.request) {
       throw new StopWithReply(json({ message: 'The given data was invalid.', errors: result.errors }, 422));
     }
-    if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) this.session.flashInput(input as Record<string, unknown>);
-    this.session.flashErrors(result.errors, schema.bag ?? 'default');
+    this.flashFormErrors(result.errors, schema.bag ?? 'default', input);
     throw new StopWithReply(combine(Redirect.back()));
+  }
+
+  flashFormErrors(errors: Record<string, string[]>, bag = 'default', input: unknown = this.body()): void {
+    if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) this.session.flashInput(input as Record<string, unknown>);
+    this.session.flashErrors(errors, bag);
   }
 
   service<T>(key: ServiceKey<T>): T {
