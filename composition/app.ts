@@ -26,6 +26,7 @@ import { authLinks } from './auth-links.js';
 import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
 import type { Clock } from '../ports/clock.js';
+import type { HttpClient } from '../ports/http-client.js';
 import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
 import { loadConfig } from './config.js';
@@ -33,7 +34,7 @@ import type { Config } from './config.js';
 import { buildContainer, provide } from './container.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
-import type { Module, Seeder } from './module.js';
+import type { Module, ModuleClass, Seeder } from './module.js';
 import { appServices } from './services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
@@ -62,6 +63,8 @@ export interface AppOptions {
   logger?: Logger;
   /** A clock instead of the system's (tests that move time). */
   clock?: Clock;
+  /** The client of every outgoing call instead of `fetch` (tests: `TestApp.fakeHttp`). */
+  httpClient?: HttpClient;
 }
 
 export interface RunningApp {
@@ -109,6 +112,11 @@ export class App {
       throw new TypeError(`The module "${module.name}" is registered twice`);
     }
     this.modules.push(module);
+    module.register?.({
+      find: <M extends Module>(type: ModuleClass<M>) => (this.modules.find((m) => m instanceof type) as M | undefined) ?? null,
+      share: (name, compute) => this.share(name, compute),
+      listen: (type, listener) => this.listen(type, listener),
+    });
     return this;
   }
 
@@ -306,6 +314,10 @@ export class App {
         const clock = this.options.clock;
         provide(container, TOKENS.clock, [], () => clock);
       }
+      if (this.options.httpClient !== undefined) {
+        const http = this.options.httpClient;
+        provide(container, TOKENS.httpClient, [], () => http);
+      }
       const renderer = createViewRenderer(config, this.root, this.templateHooks);
       provide(container, TOKENS.viewRenderer, [], () => renderer);
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
@@ -313,6 +325,7 @@ export class App {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
       });
+      for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;
       provide(container, TOKENS.accessPolicy, [], () => policy);
       const tokens = this.customTokens;

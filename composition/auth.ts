@@ -108,6 +108,16 @@ export class Auth implements Module {
     return this;
   }
 
+  /** What other modules read of this one: OAuth's callback makes users only while registration is open. */
+  get settings(): Readonly<AuthRouteOptions> {
+    return this.options;
+  }
+
+  /** Whether `/account` is served (`.account()`). */
+  get hasAccountPage(): boolean {
+    return this.accountPage;
+  }
+
   get routes(): Routes<Handler> {
     const routes = authRoutes(servicesOf, this.options).merge(twoFactorRoutes(twoFactorServicesOf, { redirectTo: this.options.redirectTo }));
     return this.accountPage ? routes.merge(accountRoutes(accountServicesOf, this.accountSections)) : routes;

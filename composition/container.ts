@@ -54,6 +54,10 @@ import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { Logger } from '../ports/logger.js';
+import { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
+import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
+import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-accounts.js';
+import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';
 import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 import type { Token } from './tokens.js';
@@ -177,6 +181,10 @@ export function buildContainer(parts: ContainerParts): Container {
   });
   container.onDeactivation(id(TOKENS.mailer), (mailer) => (mailer instanceof SmtpMailer ? mailer.close() : undefined));
   provide(container, TOKENS.sessionStore, [TOKENS.database], (db) => new SqlSessionStore(db.raw));
+  provide(container, TOKENS.httpClient, [], () => new FetchHttpClient());
+  provide(container, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
+  provide(container, TOKENS.linkedAccounts, [TOKENS.database], (db) => new SqlLinkedAccounts(db.raw));
+  provide(container, TOKENS.activityLog, [TOKENS.database], (db) => new SqlActivityLog(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
   provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).
@@ -210,8 +218,8 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(
     container,
     TOKENS.changePassword,
-    [TOKENS.userRepository, TOKENS.passwordHasher, TOKENS.checkPassword, TOKENS.clock],
-    (users, hasher, check, clock) => new ChangePassword(users, hasher, check, clock),
+    [TOKENS.userRepository, TOKENS.passwordHasher, TOKENS.checkPassword, TOKENS.clock, TOKENS.eventBus],
+    (users, hasher, check, clock, events) => new ChangePassword(users, hasher, check, clock, events),
   );
   provide(container, TOKENS.confirmIdentity, [TOKENS.checkPassword], (check) => new ConfirmIdentity(check));
   provide(container, TOKENS.deleteAccount, [TOKENS.userRepository, TOKENS.confirmIdentity], (users, confirm) => new DeleteAccount(users, confirm));

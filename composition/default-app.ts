@@ -4,14 +4,17 @@ import type { AppOptions } from './app.js';
 import { App } from './app.js';
 import { TOKENS } from './tokens.js';
 import { Auth } from './auth.js';
+import { Audit } from './audit.js';
+import { OAuth } from './oauth.js';
 
 /**
  * The app that `npm start` serves: the framework with every built-in module registered, so a
- * newcomer sees it all at work. Modules join here as they land (OAuth with provider_a and
- * provider_b, Audit).
+ * newcomer sees it all at work: password accounts with the account page, social login with
+ * `provider_a` and `provider_b` (their buttons appear once PROVIDER_*_CLIENT_ID and _SECRET are
+ * set; `fwx oauth:dev-provider` gives a local one), and the activity log.
  */
 export function createDefaultApp(options: AppOptions = {}): App {
-  return createWelcomeApp(App.create(options).module(Auth.create().account()));
+  return createWelcomeApp(App.create(options).module(Auth.create().account()).module(OAuth.create().providerA().providerB()).module(Audit.create()));
 }
 
 /**

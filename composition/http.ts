@@ -99,6 +99,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     sessionLifetimeMinutes: config.session.lifetimeMinutes,
     sessionStore: config.session.driver === 'database' ? services.get(TOKENS.sessionStore) : null,
     services: (key) => services.get(key),
+    origin: services.get(TOKENS.requestOrigin),
     identity: {
       users: services.get(TOKENS.userRepository),
       tokens: services.get(TOKENS.tokenVerifier),

@@ -40,4 +40,17 @@ export type { HmacWebhookOptions, WebhookRequest, WebhookVerifier } from '../ada
 export { Auth } from './auth.js';
 export type { Registration } from './auth.js';
 export type { AccountSection } from '../adapters/http/auth/account-sections.js';
-export { Registered, LoggedIn, LoggedOut, PasswordReset, Verified } from '../domain/auth/events.js';
+export { Registered, LoggedIn, LoggedOut, PasswordReset, PasswordChanged, Verified } from '../domain/auth/events.js';
+export { OAuth } from './oauth.js';
+export { Audit } from './audit.js';
+export type { ModuleHost } from './module.js';
+export { ProviderA } from '../adapters/oauth/providers/provider-a.js';
+export { ProviderB } from '../adapters/oauth/providers/provider-b.js';
+export { OidcProvider } from '../adapters/oauth/providers/oidc-provider.js';
+export { Credentials } from '../domain/oauth/credentials.js';
+export type { ProviderSettings } from '../domain/oauth/credentials.js';
+export { Profile } from '../domain/oauth/profile.js';
+export type { IdentityProvider, OAuth2Provider, OpenIdProvider, ProviderDefinition, ProviderToken, CodeExchange } from '../ports/identity-provider.js';
+export type { HttpClient } from '../ports/http-client.js';
+export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
+export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';

@@ -1,6 +1,9 @@
+import type { Container } from 'inversify';
 import type { CliCommand } from '../adapters/cli/command.js';
-import type { Handler } from '../adapters/http/request-context.js';
+import type { Handler, RequestContext } from '../adapters/http/request-context.js';
 import type { Routes } from '../domain/routing/routes.js';
+import type { EventClass } from '../ports/event-bus.js';
+import type { Config } from './config.js';
 import type { AppServices } from './services.js';
 
 /** A seeder fills the database with data for development or a demo (`db:seed`). */
@@ -22,4 +25,26 @@ export interface Module {
   readonly migrations?: string;
   commands?(services: () => Promise<AppServices>): CliCommand[];
   readonly seeders?: readonly Seeder[];
+  /**
+   * Runs once, when the app registers the module: it may find modules registered before it
+   * (OAuth adds its card to Auth's account page), share values with every view, and listen to
+   * events (the Audit module).
+   */
+  register?(host: ModuleHost): void;
+  /** Binds the module's services when the app boots, after the framework's own. */
+  bind?(container: Container, config: Config): void;
+}
+
+/** A module's class, private constructor or not (`Auth` is made with `Auth.create()`). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- `instanceof` needs the class itself
+export type ModuleClass<M extends Module> = Function & { readonly prototype: M };
+
+/** What a module sees of the app registering it. */
+export interface ModuleHost {
+  /** A module registered before this one, by its class; null when the app has none. */
+  find<M extends Module>(type: ModuleClass<M>): M | null;
+  /** A value every view receives under `name`, computed once per request (`App.share`). */
+  share(name: string, compute: (ctx: RequestContext) => unknown): void;
+  /** `App.listen`: runs after each event of that class. */
+  listen<E extends object>(type: EventClass<E>, listener: (event: E, services: AppServices) => void | Promise<void>): void;
 }

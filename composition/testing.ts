@@ -9,6 +9,24 @@ import { createDefaultApp } from './default-app.js';
 import type { CreateUserInput } from '../application/users/create-user.js';
 import type { User } from '../domain/users/user.js';
 import { TOKENS } from './tokens.js';
+import { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
+import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
+import type { HttpClient, HttpRequestInit } from '../ports/http-client.js';
+
+/**
+ * The app's outgoing client in tests: the real `fetch` (an OpenID provider started on loopback
+ * by the test) until `TestApp.fakeHttp` puts a fake in its place.
+ */
+class SwitchableHttpClient implements HttpClient {
+  current: HttpClient = new FetchHttpClient();
+
+  fetch(url: string, init?: HttpRequestInit): Promise<Response> {
+    return this.current.fetch(url, init);
+  }
+}
+
+/** Answers by `'METHOD url'` (a url ending in `*` is a prefix): a JSON body each, status 200. */
+export type FakeHttpAnswers = Readonly<Record<string, unknown>>;
 
 export interface TestAppOptions {
   /** Settings on top of the test defaults (APP_ENV=testing, a random APP_KEY, in-memory SQLite). */
@@ -28,6 +46,7 @@ export interface TestAppOptions {
 export class TestApp {
   readonly logs: LogLine[] = [];
   readonly app: App;
+  private readonly http = new SwitchableHttpClient();
 
   private constructor(options: TestAppOptions) {
     const environment = {
@@ -39,7 +58,7 @@ export class TestApp {
       LOG_LEVEL: 'silent',
       ...options.environment,
     };
-    const appOptions: AppOptions = { environment, envFile: false, logger: new MemoryLogger(this.logs) };
+    const appOptions: AppOptions = { environment, envFile: false, logger: new MemoryLogger(this.logs), httpClient: this.http };
     if (options.root !== undefined) appOptions.root = options.root;
     if (options.clock !== undefined) appOptions.clock = options.clock;
     this.app = (options.build ?? createDefaultApp)(appOptions);
@@ -52,6 +71,24 @@ export class TestApp {
   /** `options.input` answers the command's prompts, one line each (a password for `user:password`). */
   call(command: string, args: readonly string[] = [], options: CallOptions = {}): Promise<CommandOutcome> {
     return this.app.kernel().call(command, args, options);
+  }
+
+  /**
+   * The spec's `TestApp::fake_http`: from now on every outgoing call of the app (the code
+   * exchange, the profile) is answered by the returned fake, and one nobody answered fails the
+   * test. `answers` are shorthands, `{ 'POST https://github.com/login/oauth/access_token':
+   * { access_token: 't' }, 'GET https://api.github.com/user': { id: 1 } }`; `fake.on(…)`
+   * gives statuses, headers and functions.
+   */
+  fakeHttp(answers: FakeHttpAnswers = {}): FakeHttpClient {
+    const fake = new FakeHttpClient();
+    for (const [key, json] of Object.entries(answers)) {
+      const space = key.indexOf(' ');
+      if (space < 1) throw new TypeError(`A fake answer is keyed 'METHOD url', got '${key}'`);
+      fake.on(key.slice(0, space), key.slice(space + 1), { json });
+    }
+    this.http.current = fake;
+    return fake;
   }
 
   /** Serves the app on a free port of 127.0.0.1, with migrations run, over a real socket. */

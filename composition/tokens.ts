@@ -52,6 +52,17 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { SchemaMigrator } from '../ports/schema-migrator.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import type { Config } from './config.js';
+import type { HttpClient } from '../ports/http-client.js';
+import type { SignInProtocol } from '../ports/sign-in-protocol.js';
+import type { LinkedAccounts } from '../ports/linked-accounts.js';
+import type { ActivityLog } from '../ports/activity-log.js';
+import type { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
+import type { OAuthProviders } from '../application/oauth/oauth-providers.js';
+import type { StartSignIn } from '../application/oauth/start-sign-in.js';
+import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
+import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
+import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
+import type { RecordActivity } from '../application/audit/record-activity.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -114,6 +125,19 @@ export const TOKENS = {
   setPassword: token<SetPassword>('SetPassword'),
   endAllSessions: token<EndAllSessions>('EndAllSessions'),
   listUserSessions: token<ListUserSessions>('ListUserSessions'),
+  /** Every outgoing HTTP call (providers); TestApp.fakeHttp swaps it. */
+  httpClient: token<HttpClient>('HttpClient'),
+  /** The request being answered, for listeners of the events its handler published. */
+  requestOrigin: token<AsyncRequestOrigin>('RequestOrigin'),
+  linkedAccounts: token<LinkedAccounts>('LinkedAccounts'),
+  activityLog: token<ActivityLog>('ActivityLog'),
+  oauthProviders: token<OAuthProviders>('OAuthProviders'),
+  signInProtocol: token<SignInProtocol>('SignInProtocol'),
+  startSignIn: token<StartSignIn>('StartSignIn'),
+  completeSignIn: token<CompleteSignIn>('CompleteSignIn'),
+  unlinkProvider: token<UnlinkProvider>('UnlinkProvider'),
+  showLinkedAccounts: token<ShowLinkedAccounts>('ShowLinkedAccounts'),
+  recordActivity: token<RecordActivity>('RecordActivity'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;

@@ -1,5 +1,7 @@
 import { checkPassword } from '../../domain/auth/password-policy.js';
+import { PasswordChanged } from '../../domain/auth/events.js';
 import type { Clock } from '../../ports/clock.js';
+import type { EventBus } from '../../ports/event-bus.js';
 import type { PasswordHasher } from '../../ports/password-hasher.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import type { CheckPassword } from './check-password.js';
@@ -23,6 +25,7 @@ export class ChangePassword {
     private readonly hasher: PasswordHasher,
     private readonly checkCurrent: CheckPassword,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   async execute(input: { userId: number; currentPassword: string | null; password: string }): Promise<ChangePasswordResult> {
@@ -33,10 +36,13 @@ export class ChangePassword {
     if (user.hasPassword() && !(await this.checkCurrent.execute(user, input.currentPassword ?? ''))) return { kind: 'wrong-current-password' };
 
     const now = this.clock.now();
+    const hadPassword = user.hasPassword();
     user.setPasswordHash(await this.hasher.hash(input.password), now);
     await this.users.save(user);
     // After the save: a session that slipped in between still dies at its next request.
     const epoch = await this.users.raiseSessionEpoch(user.id, now);
-    return epoch === null ? { kind: 'not-found' } : { kind: 'changed', epoch };
+    if (epoch === null) return { kind: 'not-found' };
+    await this.events.publish(new PasswordChanged(user.id, hadPassword));
+    return { kind: 'changed', epoch };
   }
 }

@@ -29,6 +29,14 @@ export class PasswordReset {
   constructor(readonly userId: number) {}
 }
 
+/** A signed-in user changed their password, or set one they did not have (`hadPassword` false). */
+export class PasswordChanged {
+  constructor(
+    readonly userId: number,
+    readonly hadPassword: boolean,
+  ) {}
+}
+
 export class Verified {
   constructor(readonly userId: number) {}
 }

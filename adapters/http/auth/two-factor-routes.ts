@@ -39,13 +39,17 @@ export async function completeFirstStep(
   ctx: RequestContext,
   services: Pick<TwoFactorServices, 'beginSecondStep' | 'events'>,
   login: { user: User; remember: boolean; provider: string | null; redirectTo: string },
+  /** Told whether the login waits at the second step, before `LoggedIn` (a social login's `LoggedInWith`). */
+  decided?: (secondStep: boolean) => Promise<void>,
 ): Promise<Reply> {
   const begun = await services.beginSecondStep.execute({ user: login.user, remember: login.remember, provider: login.provider });
   if (begun.kind === 'required') {
     ctx.session.put(PENDING_LOGIN_KEY, begun.pending);
+    await decided?.(true);
     return Redirect.route('two-factor.login');
   }
   ctx.auth.login(login.user, { remember: login.remember });
+  await decided?.(false);
   await services.events.publish(new LoggedIn(login.user.id, login.remember, login.provider ?? 'password'));
   return Redirect.intended(login.redirectTo);
 }

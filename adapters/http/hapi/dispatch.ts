@@ -20,6 +20,7 @@ import type { SendOptions } from './send-reply.js';
 import { FORM_TOO_LARGE, formTooLarge } from './stages/body-limit.js';
 import { ASSET_CACHE } from './stages/built-in-routes.js';
 import { withEtag } from './stages/etag.js';
+import type { AsyncRequestOrigin } from '../async-request-origin.js';
 
 export interface DispatchOptions {
   table: RouteTable<Handler>;
@@ -32,6 +33,8 @@ export interface DispatchOptions {
   /** Each route's own layers as middleware, outermost first, built once at start. */
   routeLayers: ReadonlyMap<object, readonly Middleware[]>;
   send: SendOptions;
+  /** Where listeners of the events a handler publishes read the client's address and the request id. */
+  origin: AsyncRequestOrigin;
 }
 
 function noRoute(path: string): MatchedRoute {
@@ -127,7 +130,8 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
         break;
     }
     if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
-    const reply = await runOnion(ctx, layers, handler);
+    const context = ctx;
+    const reply = await options.origin.run({ ipAddress: ctx.ip ?? '', requestId: ctx.requestId }, () => runOnion(context, layers, handler));
     return sendReply(h, ctx.etag ? withEtag(ctx, reply) : reply, options.send);
   };
 }

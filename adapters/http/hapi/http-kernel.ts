@@ -40,6 +40,7 @@ import { timeoutStage } from './stages/timeout.js';
 import { trustedHostsStage } from './stages/trusted-hosts.js';
 import { viewsStage } from './stages/views.js';
 import { viewGlobals } from './view-globals.js';
+import type { AsyncRequestOrigin } from '../async-request-origin.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
 
 export interface HttpKernelOptions {
@@ -56,6 +57,8 @@ export interface HttpKernelOptions {
   sessionLifetimeMinutes: number;
   /** `SESSION_DRIVER=database`: the store of the sessions; null keeps the whole session in its cookie. */
   sessionStore: SessionStore | null;
+  /** Carries each request's address and id to the listeners of the events its handler publishes. */
+  origin: AsyncRequestOrigin;
   /** The app's services container, for `ctx.service(key)`. */
   services: (key: symbol) => unknown;
   /** Users, API tokens, the app's access policy and the guards' pages. */
@@ -154,6 +157,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
     appLayers: options.appLayers,
     routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     send: { sealer, https },
+    origin: options.origin,
   });
   server.route({
     method: '*',

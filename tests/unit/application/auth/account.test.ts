@@ -8,6 +8,8 @@ import { CreateUser } from '../../../../application/users/create-user.js';
 import { FixedClock } from '../../../../adapters/clock/fixed-clock.js';
 import { InMemoryUserRepository } from '../../../../adapters/persistence/memory/in-memory-user-repository.js';
 import type { User } from '../../../../domain/users/user.js';
+import { PasswordChanged } from '../../../../domain/auth/events.js';
+import type { EventBus } from '../../../../ports/event-bus.js';
 import type { AuthMail } from '../../../../ports/auth-mail.js';
 import type { PasswordHasher } from '../../../../ports/password-hasher.js';
 
@@ -71,20 +73,26 @@ describe('the account page use cases', () => {
   });
 
   describe('ChangePassword', () => {
-    it('needs the current password when there is one, then raises the session epoch', async () => {
-      const change = new ChangePassword(users, hasher, new CheckPassword(hasher), clock);
+    const published: object[] = [];
+    const events: EventBus = { publish: (event) => Promise.resolve(void published.push(event)) };
+    beforeEach(() => void published.splice(0));
+
+    it('needs the current password when there is one, then raises the session epoch and tells PasswordChanged', async () => {
+      const change = new ChangePassword(users, hasher, new CheckPassword(hasher), clock, events);
       expect(await change.execute({ userId: withPassword.id, currentPassword: 'wrong', password: 'new password' })).toEqual({ kind: 'wrong-current-password' });
       expect(await change.execute({ userId: withPassword.id, currentPassword: null, password: 'new password' })).toEqual({ kind: 'wrong-current-password' });
       expect(await change.execute({ userId: withPassword.id, currentPassword: 'correct horse', password: 'short' })).toMatchObject({ kind: 'invalid-password' });
       expect(await change.execute({ userId: withPassword.id, currentPassword: 'correct horse', password: 'new password' })).toEqual({ kind: 'changed', epoch: 1 });
       const saved = await users.findById(withPassword.id);
       expect([saved?.passwordHash, saved?.sessionEpoch]).toEqual(['hashed:new password', 1]);
+      expect(published).toEqual([new PasswordChanged(withPassword.id, true)]);
     });
 
     it('sets a first password without a current one', async () => {
-      const change = new ChangePassword(users, hasher, new CheckPassword(hasher), clock);
+      const change = new ChangePassword(users, hasher, new CheckPassword(hasher), clock, events);
       expect(await change.execute({ userId: withoutPassword.id, currentPassword: null, password: 'first password' })).toEqual({ kind: 'changed', epoch: 1 });
       expect((await users.findById(withoutPassword.id))?.hasPassword()).toBe(true);
+      expect(published).toEqual([new PasswordChanged(withoutPassword.id, false)]);
     });
   });
 

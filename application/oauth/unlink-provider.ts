@@ -1,0 +1,45 @@
+import { SUCCESS_MESSAGES, UNLINK_MESSAGES } from '../../domain/oauth/errors.js';
+import type { UnlinkRefusalReason } from '../../domain/oauth/errors.js';
+import { AccountUnlinked } from '../../domain/oauth/events.js';
+import type { UnlinkOutcome } from '../../domain/oauth/unlink.js';
+import type { EventBus } from '../../ports/event-bus.js';
+import type { LinkedAccounts } from '../../ports/linked-accounts.js';
+import type { OAuthProviders } from './oauth-providers.js';
+
+export interface UnlinkProviderInput {
+  /** The logged-in user (the route requires one). */
+  readonly userId: number;
+  /** The `{provider}` segment of `oauth.unlink`. */
+  readonly provider: string;
+}
+
+export type UnlinkProviderResult =
+  /** Not registered, or no credentials now: the route answers 404. */
+  | { readonly kind: 'not-found' }
+  | UnlinkOutcome;
+
+/**
+ * `oauth.unlink`. The rule (`decideUnlink`: a password, or another enabled provider linked) is
+ * checked by the store in the same statement that deletes, so two unlinks racing for a
+ * password-less user's two providers cannot both pass; this use case only words the answer,
+ * in `decideUnlink`'s shape and with its messages, and tells `AccountUnlinked` when a row went.
+ */
+export class UnlinkProvider {
+  constructor(
+    private readonly providers: OAuthProviders,
+    private readonly linkedAccounts: LinkedAccounts,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute(input: UnlinkProviderInput): Promise<UnlinkProviderResult> {
+    if (this.providers.enabledOne(input.provider) === null) return { kind: 'not-found' };
+    const result = await this.linkedAccounts.unlink(input.userId, input.provider, this.providers.enabledNames());
+    if (result.kind !== 'unlinked') return refused(result.kind);
+    await this.events.publish(new AccountUnlinked(input.userId, input.provider));
+    return { kind: 'unlinked', provider: input.provider, notice: { level: 'success', message: SUCCESS_MESSAGES.unlinked }, events: ['AccountUnlinked'] };
+  }
+}
+
+function refused(reason: UnlinkRefusalReason): UnlinkOutcome {
+  return { kind: 'refused', reason, notice: { level: 'error', message: UNLINK_MESSAGES[reason] }, events: [] };
+}

@@ -1,0 +1,134 @@
+import type { Container } from 'inversify';
+import type { CliCommand } from '../adapters/cli/command.js';
+import { oauthDevProviderCommand } from '../adapters/cli/commands/oauth-dev-provider.js';
+import { oauthAccountCommands } from '../adapters/cli/commands/oauth-accounts.js';
+import { oauthRoutes } from '../adapters/http/oauth/oauth-routes.js';
+import type { OAuthServices } from '../adapters/http/oauth/oauth-routes.js';
+import type { Handler, RequestContext } from '../adapters/http/request-context.js';
+import { OpenIdClientProtocol } from '../adapters/oauth/openid-client-protocol.js';
+import { startDevIdentityProvider } from '../adapters/oauth/dev-identity-provider.js';
+import { ProviderA } from '../adapters/oauth/providers/provider-a.js';
+import { ProviderB } from '../adapters/oauth/providers/provider-b.js';
+import { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
+import { OAuthProviders } from '../application/oauth/oauth-providers.js';
+import { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
+import { StartSignIn } from '../application/oauth/start-sign-in.js';
+import { UnlinkProvider } from '../application/oauth/unlink-provider.js';
+import { loginOptions, providerButtons } from '../domain/oauth/template-data.js';
+import type { Routes } from '../domain/routing/routes.js';
+import type { ProviderDefinition } from '../ports/identity-provider.js';
+import { Auth } from './auth.js';
+import type { Config } from './config.js';
+import { provide } from './container.js';
+import type { Module, ModuleHost } from './module.js';
+import { servicesFrom } from './request-services.js';
+import type { AppServices } from './services.js';
+import { TOKENS } from './tokens.js';
+
+const OAUTH_SERVICES = {
+  startSignIn: TOKENS.startSignIn,
+  completeSignIn: TOKENS.completeSignIn,
+  unlinkProvider: TOKENS.unlinkProvider,
+  beginSecondStep: TOKENS.beginSecondStep,
+  events: TOKENS.eventBus,
+} as const;
+
+const servicesOf = (ctx: RequestContext) => servicesFrom<OAuthServices>(ctx, OAUTH_SERVICES);
+
+/**
+ * Social login as a module (spec 000): `app.module(Auth.create().account()).module(OAuth.create().providerA().providerB())`.
+ * Registered after `Auth`, whose settings it follows (registration open or closed, where a
+ * login lands, `onRegistered`) and whose account page gets the 'Linked accounts' card.
+ * A provider without credentials is off: no button, and its three routes answer 404.
+ */
+export class OAuth implements Module {
+  readonly name = 'oauth';
+  private readonly definitions: ProviderDefinition[] = [];
+  private auth: Auth | null = null;
+
+  private constructor() {}
+
+  static create(): OAuth {
+    return new OAuth();
+  }
+
+  /** `provider_a` ('Google'): OpenID Connect, PROVIDER_A_CLIENT_ID/_SECRET, PROVIDER_A_ISSUER, PROVIDER_A_LABEL. */
+  providerA(): this {
+    return this.provider((settings) => ProviderA.fromConfig(settings));
+  }
+
+  /** `provider_b` ('GitHub'): OAuth 2.0, PROVIDER_B_CLIENT_ID/_SECRET, PROVIDER_B_*_URL, PROVIDER_B_LABEL. */
+  providerB(): this {
+    return this.provider((settings) => ProviderB.fromConfig(settings));
+  }
+
+  /** Any provider: `ProviderA.create(id, secret)`, `OidcProvider.discover({…})`, or one of your own. */
+  provider(definition: ProviderDefinition): this {
+    this.definitions.push(definition);
+    return this;
+  }
+
+  register(host: ModuleHost): void {
+    const auth = host.find(Auth);
+    if (auth === null) throw new TypeError('Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
+    this.auth = auth;
+    auth.accountSection({
+      name: 'linked-accounts',
+      template: 'oauth/section.html',
+      data: async (ctx) => {
+        const user = ctx.requireUser().record;
+        const card = await ctx.service(TOKENS.showLinkedAccounts).execute({
+          user,
+          redirectUrl: (name) => ctx.url('oauth.redirect', [name]),
+          setPasswordUrl: `${ctx.url('account')}#account-password`,
+        });
+        return { ...card };
+      },
+    });
+    // Every view gets the buttons of the providers that have credentials (spec 000, Template data).
+    host.share('oauth_providers', (ctx) => providerButtons(ctx.service(TOKENS.oauthProviders).enabledLabels(), (name) => ctx.url('oauth.redirect', [name])));
+    // The confirm-password page offers only the user's own linked providers, asking to confirm.
+    // Read only on that page: a query per view would be waste.
+    host.share('oauth_confirm_providers', async (ctx) => {
+      const user = ctx.user;
+      if (ctx.route.name !== 'password.confirm' || user === null) return [];
+      const providers = ctx.service(TOKENS.oauthProviders).enabledLabels();
+      const linked = await ctx.service(TOKENS.showLinkedAccounts).linkedProviders(user.id);
+      return loginOptions({ page: 'confirm', providers, redirectUrl: (name) => ctx.url('oauth.redirect', [name]), linkedProviders: linked }).oauth_providers;
+    });
+  }
+
+  bind(container: Container, config: Config): void {
+    const definitions = [...this.definitions];
+    provide(container, TOKENS.oauthProviders, [], () => new OAuthProviders(definitions, { get: (name) => config.env(name) }));
+    provide(container, TOKENS.signInProtocol, [TOKENS.httpClient], (http) => new OpenIdClientProtocol(http));
+    provide(container, TOKENS.startSignIn, [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.random, TOKENS.clock], (providers, protocol, random, clock) => new StartSignIn(providers, protocol, random, clock));
+    provide(
+      container,
+      TOKENS.completeSignIn,
+      [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.httpClient, TOKENS.linkedAccounts, TOKENS.userRepository, TOKENS.eventBus, TOKENS.clock, TOKENS.cacheStore],
+      (providers, protocol, http, links, users, events, clock, counters) => new CompleteSignIn(providers, protocol, http, links, users, events, clock, counters),
+    );
+    provide(container, TOKENS.unlinkProvider, [TOKENS.oauthProviders, TOKENS.linkedAccounts, TOKENS.eventBus], (providers, links, events) => new UnlinkProvider(providers, links, events));
+    provide(container, TOKENS.showLinkedAccounts, [TOKENS.oauthProviders, TOKENS.linkedAccounts], (providers, links) => new ShowLinkedAccounts(providers, links));
+  }
+
+  get routes(): Routes<Handler> {
+    const settings = this.auth?.settings;
+    if (settings === undefined) throw new TypeError('OAuth has no routes before the app registers it after Auth');
+    return oauthRoutes(servicesOf, { registrationOpen: settings.registration, redirectTo: settings.redirectTo, onRegistered: settings.onRegistered });
+  }
+
+  commands(services: () => Promise<AppServices>): CliCommand[] {
+    const oauthServices = async () => {
+      const app = await services();
+      return {
+        findUserByEmail: app.get(TOKENS.findUserByEmail),
+        users: app.get(TOKENS.userRepository),
+        linkedAccounts: app.get(TOKENS.linkedAccounts),
+        unlinkProvider: app.get(TOKENS.unlinkProvider),
+      };
+    };
+    return [...oauthAccountCommands(oauthServices), oauthDevProviderCommand(async () => (await services()).config.app.url, { start: startDevIdentityProvider })];
+  }
+}
