@@ -221,6 +221,24 @@ const badSamples: Sample[] = [
     ['composition-entry-only'],
   ),
   sample(
+    'example host using the driven adapters and the use cases',
+    'examples/host/server.ts',
+    `import { CompleteSignIn } from '../../application/oauth/complete-sign-in.js';\nimport { FetchHttpClient } from '../../adapters/outbound-http/fetch-http-client.js';`,
+    [],
+  ),
+  sample(
+    "example host leaning on the framework's own HTTP adapter",
+    'examples/host/server.ts',
+    `import { oauthRoutes } from '../../adapters/http/oauth/oauth-routes.js';`,
+    ['examples-imports'],
+  ),
+  sample(
+    'example host importing composition',
+    'examples/host/server.ts',
+    `import { App } from '../../composition/app.js';`,
+    ['composition-entry-only'],
+  ),
+  sample(
     'adapter importing a test helper',
     'adapters/log/x.ts',
     `import { fixture } from '../../tests/support/fixture.js';`,

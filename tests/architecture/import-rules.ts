@@ -24,7 +24,7 @@ export interface Violation {
 }
 
 /** Folders that hold source. `tests/` is left out: tests are entry points and may import anything. */
-const SOURCE_FOLDERS = ['domain', 'application', 'ports', 'adapters', 'composition', 'bin', 'bench'];
+const SOURCE_FOLDERS = ['domain', 'application', 'ports', 'adapters', 'composition', 'bin', 'bench', 'examples'];
 
 /** The only places allowed to wire the app together (import `composition/`). */
 const ENTRY_POINTS = new Set(['bin', 'tests', 'bench', 'composition']);
@@ -146,6 +146,13 @@ function importProblem(path: string, layer: string, ref: ImportRef): Problem | u
       };
     case 'adapters':
       return adapterProblem(path, ref, target);
+    case 'examples':
+      // An example shows the core in another host: it drives the use cases itself, so it may
+      // use the driven adapters but not ours for HTTP and the command line.
+      if (targetLayer === 'adapters' && target.kind === 'file' && target.group !== undefined && DRIVING_ADAPTERS.has(target.group)) {
+        return { rule: 'examples-imports', why: `examples/ host the core themselves: not ${what}` };
+      }
+      return undefined;
     default:
       // composition/, entry points and config files may import anything.
       return undefined;
