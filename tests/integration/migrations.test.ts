@@ -124,7 +124,7 @@ for (const engine of useEngines()) {
       const oneWay = moduleFolder(`one-way-${engine.name}`, {
         '20270201000000_add_audit_view.up.sql': 'CREATE TABLE audit_copy (id INTEGER);',
       });
-      const test = start([{ name: 'audit', migrations: oneWay }]);
+      const test = start([{ name: 'audit-copy', migrations: oneWay }]);
       await test.call('migrate:fresh');
       const refused = await test.call('migrate:rollback');
       expect(refused.code).toBe(1);
