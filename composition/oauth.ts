@@ -85,16 +85,17 @@ export class OAuth implements Module {
         return { ...card };
       },
     });
-    // Every view gets the buttons of the providers that have credentials (spec 000, Template data).
-    host.share('oauth_providers', (ctx) => providerButtons(ctx.service(TOKENS.oauthProviders).enabledLabels(), (name) => ctx.url('oauth.redirect', [name])));
-    // The confirm-password page offers only the user's own linked providers, asking to confirm.
-    // Read only on that page: a query per view would be waste.
-    host.share('oauth_confirm_providers', async (ctx) => {
-      const user = ctx.user;
-      if (ctx.route.name !== 'password.confirm' || user === null) return [];
+    // Every view gets the buttons of the providers that have credentials (spec 000, Template
+    // data). On the confirm-password page they are the user's own linked providers, asking to
+    // confirm (`?intent=confirm`): another account proves nothing about this user, and a
+    // replaced `fw/auth/login_options.html` that reads only `oauth_providers` still confirms.
+    host.share('oauth_providers', async (ctx) => {
       const providers = ctx.service(TOKENS.oauthProviders).enabledLabels();
-      const linked = await ctx.service(TOKENS.showLinkedAccounts).linkedProviders(user.id);
-      return loginOptions({ page: 'confirm', providers, redirectUrl: (name) => ctx.url('oauth.redirect', [name]), linkedProviders: linked }).oauth_providers;
+      const redirectUrl = (name: string) => ctx.url('oauth.redirect', [name]);
+      const user = ctx.user;
+      if (ctx.route.name !== 'password.confirm' || user === null) return providerButtons(providers, redirectUrl);
+      const linkedProviders = await ctx.service(TOKENS.showLinkedAccounts).linkedProviders(user.id);
+      return loginOptions({ page: 'confirm', providers, redirectUrl, linkedProviders }).oauth_providers;
     });
   }
 

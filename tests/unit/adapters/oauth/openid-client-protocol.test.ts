@@ -107,6 +107,18 @@ describe('redeeming the code of an OAuth 2.0 provider', () => {
     expect(http.calls[0]?.headers['accept']).toBe('application/json');
   });
 
+  it('reads an answer without token_type as a bearer token (spec 000: the exchange answers a JSON body with access_token)', async () => {
+    const http = tokenEndpoint({ json: { access_token: 'gho_only' } });
+    const { redemption } = signIn();
+    expect(await new OpenIdClientProtocol(http).redeem(redemption())).toEqual<ProviderToken>({ accessToken: 'gho_only', tokenType: 'bearer', idTokenClaims: null });
+  });
+
+  it('refuses a token of another type than bearer: the profile read could only misuse it', async () => {
+    const http = tokenEndpoint({ json: { access_token: 'gho_dpop', token_type: 'DPoP' } });
+    const { redemption } = signIn();
+    await expect(new OpenIdClientProtocol(http).redeem(redemption())).rejects.toThrow(/code exchange: token type dpop is not bearer/iu);
+  });
+
   it('sends the redirect URI of the authorization request even when the browser came back through another host', async () => {
     const http = tokenEndpoint({ json: { access_token: 'gho_abc', token_type: 'bearer' } });
     const { code, state, redemption } = signIn();
