@@ -76,6 +76,8 @@ export class OAuth implements Module {
       name: 'linked-accounts',
       template: 'oauth/section.html',
       data: async (ctx) => {
+        // No provider has credentials: no card, as the login page shows no buttons then.
+        if (ctx.service(TOKENS.oauthProviders).enabledNames().length === 0) return null;
         const user = ctx.requireUser().record;
         const card = await ctx.service(TOKENS.showLinkedAccounts).execute({
           user,

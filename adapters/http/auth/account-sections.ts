@@ -13,8 +13,11 @@ export interface AccountSection {
   readonly name: string;
   /** A template name, e.g. `fw/oauth/account-section.html` (replaceable from `resources/views/`). */
   readonly template: string;
-  /** What the template needs for the signed-in user, computed for each showing of the page. */
-  data?(ctx: RequestContext): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /**
+   * What the template needs for the signed-in user, computed for each showing of the page; null
+   * leaves the card out this time (the social-login card while no provider has credentials).
+   */
+  data?(ctx: RequestContext): Record<string, unknown> | null | Promise<Record<string, unknown> | null>;
 }
 
 /** What the page's template receives for one section. */
@@ -54,7 +57,8 @@ export class AccountSections {
   async render(ctx: RequestContext): Promise<RenderedSection[]> {
     const rendered: RenderedSection[] = [];
     for (const section of this.#sections) {
-      rendered.push({ name: section.name, template: section.template, data: section.data === undefined ? {} : await section.data(ctx) });
+      const data = section.data === undefined ? {} : await section.data(ctx);
+      if (data !== null) rendered.push({ name: section.name, template: section.template, data });
     }
     return rendered;
   }

@@ -168,6 +168,12 @@ describe('the default app: OAuth.create().providerA().providerB()', () => {
     try {
       const client = server.client();
       expect((await client.get('/login')).text).not.toContain('Or continue with');
+      // Nor a 'Linked accounts' card with nothing in it on the account page.
+      await testApp.createUser({ name: 'Ada', email: 'ada@example.com', password: PASSWORD, verified: true });
+      await client.post('/login', { form: { email: 'ada@example.com', password: PASSWORD } });
+      const account = await client.get('/account');
+      expect(account.status).toBe(200);
+      expect(account.text).not.toContain('Linked accounts');
       for (const provider of ['provider_a', 'provider_b']) {
         expect((await client.get(`/auth/${provider}/redirect`)).status).toBe(404);
         expect((await client.get(`/auth/${provider}/callback?code=a&state=b`)).status).toBe(404);
@@ -187,6 +193,10 @@ describe('the default app: OAuth.create().providerA().providerB()', () => {
       const client = server.client();
       const login = (await client.get('/login')).text;
       expect(login).toContain('>GitHub Enterprise</a>');
+      await testApp.createUser({ name: 'Ada', email: 'ada@example.com', password: PASSWORD, verified: true });
+      await client.post('/login', { form: { email: 'ada@example.com', password: PASSWORD } });
+      expect((await client.get('/account')).text).toContain('Linked accounts');
+      await client.post('/logout');
       expect(login).not.toContain('provider_a/redirect');
       const start = await client.get('/auth/provider_b/redirect');
       expect(new URL(start.location ?? '').searchParams.get('client_id')).toBe('id-from-env');

@@ -13,6 +13,13 @@ describe('AccountSections', () => {
     ]);
   });
 
+  it('leaves out a section whose data is null for this request', async () => {
+    const sections = new AccountSections()
+      .add({ name: 'linked', template: 'oauth/linked.html', data: () => null })
+      .add({ name: 'api-tokens', template: 'tokens.html' });
+    expect(await sections.render({} as RequestContext)).toEqual([{ name: 'api-tokens', template: 'tokens.html', data: {} }]);
+  });
+
   it.each(['profile', 'delete', 'Linked', 'two words', ''])('refuses the name %j', (name) => {
     expect(() => new AccountSections().add({ name, template: 'x.html' })).toThrow(TypeError);
   });
