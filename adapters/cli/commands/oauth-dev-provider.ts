@@ -23,7 +23,7 @@ export function oauthDevProviderCommand(appUrl: () => Promise<string>, deps: OAu
     name: 'oauth:dev-provider',
     description: 'Run a local OpenID provider for provider_a (any login name signs in) until stopped',
     options: [
-      { flags: '--port <n>', description: `Port on 127.0.0.1 (default: ${DEV_PROVIDER_PORT})`, type: 'integer', default: DEV_PROVIDER_PORT },
+      { flags: '--port <n>', description: 'Port on 127.0.0.1', type: 'integer', default: DEV_PROVIDER_PORT },
       { flags: '--secret <secret>', description: 'Client secret to use (default: a new random one each start)', type: 'string' },
     ],
     async run({ options }, io) {
