@@ -16,7 +16,7 @@ import type { CacheStore } from '../../ports/cache-store.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { HttpClient } from '../../ports/http-client.js';
-import type { LinkedAccounts } from '../../ports/linked-accounts.js';
+import type { LinkedAccount, LinkedAccounts } from '../../ports/linked-accounts.js';
 import type { SignInProtocol } from '../../ports/sign-in-protocol.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import { failureReason } from './failure-reason.js';
@@ -120,7 +120,7 @@ export class CompleteSignIn {
     }
 
     const { returned, logReason } = await this.providerReturn(active, pending, callback.answer, input);
-    const gathered = await this.gatherFacts(input, returned);
+    const gathered = await this.gatherFacts(input, returned, pending.intent === 'login');
     const outcome = decideCallback({
       provider: input.provider,
       purpose: pending,
@@ -141,7 +141,12 @@ export class CompleteSignIn {
         const user = await this.users.findById(outcome.userId);
         // The row goes with its user (cascade), so only a delete racing this request lands here.
         if (user === null) return refuse('failed', 'the linked user was deleted meanwhile');
-        await this.linkedAccounts.refresh(outcome.account, now);
+        // What the provider says now is kept, but an unchanged profile costs no write (on
+        // PostgreSQL a durable commit is most of a returning user's sign-in).
+        const stored = gathered.linked;
+        if (stored === null || stored.email !== outcome.account.email || stored.name !== outcome.account.name || stored.pictureUrl !== outcome.account.pictureUrl) {
+          await this.linkedAccounts.refresh(outcome.account, now);
+        }
         return done(outcome, user, null);
       }
       case 'link-and-log-in':
@@ -206,15 +211,22 @@ export class CompleteSignIn {
   private async gatherFacts(
     input: CompleteSignInInput,
     returned: ProviderReturn,
-  ): Promise<{ linkedUserId: number | null; visitor: UserFacts | null; owner: { user: User | null; facts: UserFacts | null } }> {
+    guestLogin: boolean,
+  ): Promise<{ linkedUserId: number | null; linked: LinkedAccount | null; visitor: UserFacts | null; owner: { user: User | null; facts: UserFacts | null } }> {
     const visitor = input.visitor === null ? null : await this.userFacts(input.visitor, input.provider);
-    if (returned.kind !== 'profile') return { linkedUserId: null, visitor, owner: { user: null, facts: null } };
+    const none = { user: null, facts: null };
+    if (returned.kind !== 'profile') return { linkedUserId: null, linked: null, visitor, owner: none };
     const account = accountData(input.provider, returned.profile);
     const linked = await this.linkedAccounts.findByProviderAccount(input.provider, account.providerUserId);
+    // Who owns the address matters only to a guest whose provider account is not linked yet
+    // (a link or a confirmation goes by the visitor, a linked account by its row): the common
+    // sign-in of a returning user skips two reads.
+    if (!guestLogin || linked !== null) return { linkedUserId: linked?.userId ?? null, linked, visitor, owner: none };
     // `account.email` is the normalised address (null for none or junk), as the rules compare it.
     const owner = account.email === null ? null : await this.users.findByEmail(account.email);
     return {
-      linkedUserId: linked?.userId ?? null,
+      linkedUserId: null,
+      linked,
       visitor,
       owner: { user: owner, facts: owner === null ? null : await this.userFacts(owner, input.provider) },
     };

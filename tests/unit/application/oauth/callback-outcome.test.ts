@@ -39,6 +39,18 @@ describe("CompleteSignIn: the spec's 'Outcome of a callback' table", () => {
     expect(world.events.published).toEqual([]);
   });
 
+  it('a returning user whose profile did not change costs no write to oauth_accounts', async () => {
+    const ann = await world.addUser({ email: 'ann@example.com' });
+    await world.signIn(ANN);
+    world.clock.advance(60_000);
+    const [before] = await world.links.listOfUser(ann.id);
+
+    expect((await world.signIn(ANN)).outcome.kind).toBe('log-in');
+
+    const [after] = await world.links.listOfUser(ann.id);
+    expect(after?.updatedAt).toEqual(before?.updatedAt);
+  });
+
   describe('Not linked; the provider did not verify the address or gave none → refused; nothing linked, no account made', () => {
     it.each([
       ['an unverified address', { id: 'acct-x', email: 'ann@example.com', verified: false }],
