@@ -24,21 +24,19 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { BenchDatabase } from './support/bench-database.js';
 import { ChildServers } from './support/child-servers.js';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { Bench } from 'tinybench';
 import { Argon2PasswordHasher, OWASP_ARGON2ID } from '../adapters/password/argon2-password-hasher.js';
 import type { BenchUser, CpuMessage, ReadyMessage } from './auth.server.js';
 
 // Whichever this file is, TypeScript through tsx or compiled JavaScript in dist/, so is the server.
 const SERVER_SCRIPT = fileURLToPath(new URL(`./auth.server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 const CORES = availableParallelism();
 /** libuv's threadpool, where @node-rs/argon2 runs: at most this many hashes at once per process. */
 const THREADPOOL = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4);
@@ -83,27 +81,12 @@ interface Server {
 
 const children = new ChildServers();
 const dir = mkdtempSync(join(tmpdir(), 'fw-auth-bench-'));
-/** The PostgreSQL database made for the run, dropped by cleanUp. */
-let postgresDatabase: { admin: string; name: string } | null = null;
+const benchDatabase = new BenchDatabase();
 
-async function dropPostgresDatabase(): Promise<void> {
-  if (postgresDatabase === null) return;
-  const { admin, name } = postgresDatabase;
-  postgresDatabase = null;
-  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } catch (error) {
-    console.error(`The bench's PostgreSQL database ${name} was not dropped: ${(error as Error).message}`);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 async function cleanUp(): Promise<void> {
   children.killAll();
-  await dropPostgresDatabase();
+  await benchDatabase.drop();
   rmSync(dir, { recursive: true, force: true });
 }
 
@@ -113,25 +96,6 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 deadline.unref();
 
-/** A database of its own on the PostgreSQL server, or why there is none. */
-async function createPostgresDatabase(): Promise<{ url: string } | { problem: string }> {
-  const fromEnv = process.env['DATABASE_URL'] ?? '';
-  const admin = /^postgres(ql)?:\/\//u.test(fromEnv) ? fromEnv : DEFAULT_POSTGRES;
-  const name = `fw_bench_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    postgresDatabase = { admin, name };
-  } catch (error) {
-    return { problem: `${(error as Error).message || String(error)} (at ${admin.replace(/\/\/([^:@/]+):[^@/]+@/u, '//$1:***@')})` };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString() };
-}
 
 function start(engine: Engine, databaseUrl: string): Promise<Server> {
   // The same Node with the same loader (tsx) as this process.
@@ -422,9 +386,9 @@ const pages = new Map<`${Engine}:${Visitor}`, PageRun[]>();
 const servers: Server[] = [];
 try {
   servers.push(await start('sqlite', `sqlite:${join(dir, 'bench.sqlite')}`));
-  const postgres = await createPostgresDatabase();
-  if ('url' in postgres) servers.push(await start('postgres', postgres.url));
-  else warnings.push(`PostgreSQL: no database (${postgres.problem}); its columns are empty`);
+  const database = await benchDatabase.create();
+  if ('url' in database) servers.push(await start('postgres', database.url));
+  else warnings.push(`PostgreSQL: no database (${database.problem}); its columns are empty`);
 
   // What the rows load, checked once: a login works, the signed-in page greets its user, a
   // guest is sent to the login form, a wrong password fails.

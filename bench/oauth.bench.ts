@@ -65,6 +65,7 @@ import { fileURLToPath } from 'node:url';
 import Iron from '@hapi/iron';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { BenchDatabase } from './support/bench-database.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { TOKENS, createDefaultApp } from '../composition/index.js';
 import type { HttpClient, HttpRequestInit } from '../ports/http-client.js';
@@ -72,7 +73,6 @@ import { ChildServers, serveParent } from './support/child-servers.js';
 
 // Whichever this file is, TypeScript through tsx or compiled JavaScript in dist/, its children are it.
 const SELF = fileURLToPath(import.meta.url);
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 const CORES = availableParallelism();
 
 /** Browsers at a time (autocannon connections) in every row but the one-at-a-time callback. */
@@ -463,48 +463,15 @@ interface Run {
 const children = new ChildServers();
 /** The run's temporary folder (the SQLite file, the apps' roots), made by `main`. */
 let dir = '';
-let postgresDatabase: { admin: string; name: string } | null = null;
+const benchDatabase = new BenchDatabase();
 
-async function dropPostgresDatabase(): Promise<void> {
-  if (postgresDatabase === null) return;
-  const { admin, name } = postgresDatabase;
-  postgresDatabase = null;
-  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } catch (error) {
-    console.error(`The bench's PostgreSQL database ${name} was not dropped: ${(error as Error).message}`);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
 
 async function cleanUp(): Promise<void> {
   children.killAll();
-  await dropPostgresDatabase();
+  await benchDatabase.drop();
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
 }
 
-/** A database of its own on the PostgreSQL server, or why there is none. */
-async function createPostgresDatabase(): Promise<{ url: string } | { problem: string }> {
-  const fromEnv = process.env['DATABASE_URL'] ?? '';
-  const admin = /^postgres(ql)?:\/\//u.test(fromEnv) ? fromEnv : DEFAULT_POSTGRES;
-  const name = `fw_bench_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    postgresDatabase = { admin, name };
-  } catch (error) {
-    return { problem: `${(error as Error).message || String(error)} (at ${admin.replace(/\/\/([^:@/]+):[^@/]+@/u, '//$1:***@')})` };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString() };
-}
 
 /** A port nobody listens on now, so that APP_URL can name the app's own address before it starts. */
 async function freePort(): Promise<number> {
@@ -906,9 +873,9 @@ async function main(): Promise<void> {
       return { ...child, engine, pool: [] };
     };
     servers.push(await start('sqlite', `sqlite:${join(dir, 'bench.sqlite')}`));
-    const postgres = await createPostgresDatabase();
-    if ('url' in postgres) servers.push(await start('postgres', postgres.url));
-    else warnings.push(`PostgreSQL: no database (${postgres.problem}); its columns are empty`);
+    const database = await benchDatabase.create();
+    if ('url' in database) servers.push(await start('postgres', database.url));
+    else warnings.push(`PostgreSQL: no database (${database.problem}); its columns are empty`);
 
     // The linked users: each provider account signs in once, which registers and links it.
     // Then what the rows load, checked once: a second sign-in logs the linked user in (the

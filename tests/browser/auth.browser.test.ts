@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORK_ROOT } from '../../composition/app.js';
 import { TestApp } from '../../composition/testing.js';
 import type { TestServer } from '../../composition/testing.js';
-import { describeInChromium, launchChromium } from '../support/chromium.js';
+import { describeInChromium, launchChromium, watchCspViolations } from '../support/chromium.js';
 import { useEngines, useTempDir } from '../support/databases.js';
 
 /**
@@ -23,9 +23,7 @@ declare const document: {
   documentElement: { scrollWidth: number; clientWidth: number };
   activeElement: InPageElement | null;
   querySelector(selector: string): InPageElement | null;
-  addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
 };
-declare const window: { fwCspViolation(text: string): Promise<void> };
 declare function getComputedStyle(element: InPageElement): { borderTopLeftRadius: string; outlineStyle: string; outlineWidth: string; outlineColor: string };
 
 /**
@@ -108,15 +106,7 @@ describeInChromium('the Auth pages in Chromium', () => {
         const app = TestApp.create({ root: join(dir(), engine.name), environment: { DATABASE_URL: engine.url(), MAIL_URL: 'log:' } });
         server = await app.serve();
         browser = await launchChromium(join(dir(), engine.name, 'chromium-profile'));
-        // CSP violations also reach the console, but this names the directive and what was blocked.
-        await browser.exposeBinding('fwCspViolation', (_source, text: string) => {
-          problems.push(`CSP violation: ${text}`);
-        });
-        await browser.addInitScript(() => {
-          document.addEventListener('securitypolicyviolation', (event) => {
-            void window.fwCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
-          });
-        });
+        await watchCspViolations(browser, (_page, text) => problems.push(`CSP violation: ${text}`));
       });
 
       afterAll(async () => {

@@ -12,14 +12,8 @@ import { TestApp } from '../../composition/testing.js';
 import type { TestServer } from '../../composition/testing.js';
 import { TOKENS } from '../../composition/tokens.js';
 import { randomToken } from '../../domain/oauth/pkce.js';
-import { describeInChromium, launchChromium } from '../support/chromium.js';
+import { describeInChromium, launchChromium, watchCspViolations } from '../support/chromium.js';
 import { useEngines, useTempDir } from '../support/databases.js';
-
-/** The DOM globals the in-page functions below use (the project's types leave out the DOM library). */
-declare const document: {
-  addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
-};
-declare const window: { fwCspViolation(text: string): Promise<void> };
 
 /** Rewritten by every run, from the SQLite one only (the pages are the same on PostgreSQL). */
 const SCREENSHOTS = join(FRAMEWORK_ROOT, 'docs', 'screenshots');
@@ -106,13 +100,8 @@ describeInChromium('social login in Chromium, against a real OpenID provider', (
           (address) => !['127.0.0.1', 'localhost'].includes(address.hostname),
           (route) => route.abort(),
         );
-        await browser.exposeBinding('fwCspViolation', (source, text: string) => {
-          if (isApp(source.frame.url())) problems.push(`CSP violation on ${new URL(source.frame.url()).pathname}: ${text}`);
-        });
-        await browser.addInitScript(() => {
-          document.addEventListener('securitypolicyviolation', (event) => {
-            void window.fwCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
-          });
+        await watchCspViolations(browser, (page, text) => {
+          if (isApp(page)) problems.push(`CSP violation on ${new URL(page).pathname}: ${text}`);
         });
       });
 

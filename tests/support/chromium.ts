@@ -42,6 +42,27 @@ export function describeInChromium(name: string, body: () => void): void {
   }
 }
 
+/** The DOM globals the in-page function below uses (the project's types leave out the DOM library). */
+declare const document: {
+  addEventListener(type: 'securitypolicyviolation', listener: (event: { violatedDirective: string; blockedURI: string }) => void): void;
+};
+declare const window: { fwCspViolation(text: string): Promise<void> };
+
+/**
+ * Tells `report` of every Content-Security-Policy violation in the browser's pages, with the
+ * page's URL. They reach the console too, but this names the directive and what was blocked.
+ */
+export async function watchCspViolations(browser: BrowserContext, report: (pageUrl: string, text: string) => void): Promise<void> {
+  await browser.exposeBinding('fwCspViolation', (source, text: string) => {
+    report(source.frame.url(), text);
+  });
+  await browser.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      void window.fwCspViolation(`${event.violatedDirective} blocked ${event.blockedURI}`);
+    });
+  });
+}
+
 /** Chromium with a fresh profile in `userDataDir` (no cookies, cache or settings of an earlier run). */
 export async function launchChromium(userDataDir: string): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is missing at ${CHROMIUM_PATH}; CI installs it (.ci/run: apt-get install chromium)`);
