@@ -1,7 +1,10 @@
 import type { Container } from 'inversify';
+import { activityCommand } from '../adapters/cli/commands/activity.js';
+import type { CliCommand } from '../adapters/cli/command.js';
 import { RecordActivity } from '../application/audit/record-activity.js';
 import { provide } from './container.js';
 import type { Module, ModuleHost } from './module.js';
+import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 
 /**
@@ -21,6 +24,16 @@ export class Audit implements Module {
 
   register(host: ModuleHost): void {
     for (const type of RecordActivity.EVENTS) host.listen(type, (event, services) => services.get(TOKENS.recordActivity).record(event));
+  }
+
+  /** `fwx activity`: the log, newest first, of everyone or of one user. */
+  commands(services: () => Promise<AppServices>): CliCommand[] {
+    return [
+      activityCommand(async () => {
+        const app = await services();
+        return { findUserByEmail: app.get(TOKENS.findUserByEmail), activityLog: app.get(TOKENS.activityLog) };
+      }),
+    ];
   }
 
   bind(container: Container): void {

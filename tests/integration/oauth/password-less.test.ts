@@ -159,6 +159,20 @@ describe('users without a password, and the second step, over a real socket', ()
     expect((await testApp.call('oauth:unlink', ['nobody@example.com', 'provider_b'])).code).toBe(1);
     expect((await testApp.call('oauth:unlink', ['social@example.com', 'provider_z'])).code).toBe(1);
   });
+
+  it('fwx activity shows the Audit log, newest first, for one user or one action', async () => {
+    const mine = await testApp.call('activity', ['--user', 'social@example.com', '--json']);
+    expect(mine.code).toBe(0);
+    const entries = JSON.parse(mine.stdout) as { action: string; data: Record<string, unknown>; ipAddress: string | null }[];
+    const actions = entries.map((e) => e.action);
+    // The admin command's unlink comes first: it is the newest, and it had no request (no IP).
+    expect(actions[0]).toBe('oauth.unlinked');
+    expect(entries[0]?.ipAddress).toBeNull();
+    expect(actions).toEqual(expect.arrayContaining(['auth.registered', 'oauth.linked', 'oauth.login', 'auth.login', 'auth.password_reset']));
+    const logins = await testApp.call('activity', ['--action', 'oauth.login', '--limit', '2']);
+    expect(logins.stdout.split('\n').filter((line) => line.includes('oauth.login'))).toHaveLength(2);
+    expect((await testApp.call('activity', ['--limit', '0'])).code).toBe(2);
+  });
 });
 
 describe('the default app: OAuth.create().providerA().providerB()', () => {
