@@ -159,9 +159,11 @@ describeInChromium('the Auth pages in Chromium', () => {
         await screenshot(page, 'login-desktop');
 
         // Keyboard: from the top of the page, Tab reaches the first input (past the header's
-        // links) and its focus shows.
+        // links) and its focus shows. The page must be loaded first: an autofocus landing after
+        // the click would start the Tabs from the email field and walk away from it.
+        await page.waitForLoadState('load');
         await page.mouse.click(8, 400);
-        for (let presses = 0; presses < 6; presses += 1) {
+        for (let presses = 0; presses < 12; presses += 1) {
           await page.keyboard.press('Tab');
           if ((await page.evaluate(() => document.activeElement?.id)) === 'fw-email') break;
         }
