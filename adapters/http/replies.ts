@@ -173,6 +173,11 @@ export class Toast {
   static warning(message: string): Toast {
     return new Toast('warning', message);
   }
+
+  /** A toast of a level chosen elsewhere (a use case's notice). */
+  static of(level: ToastLevel, message: string): Toast {
+    return new Toast(level, message);
+  }
 }
 
 /** A response header of the partial-update protocol (htmx's `HX-*` headers). */

@@ -5,6 +5,12 @@ export interface ProviderSettings {
   get(name: string): string | undefined;
 }
 
+/** A provider's setting; a blank `.env` line (`PROVIDER_A_LABEL=`) means unset, like a missing one. */
+export function readSetting(settings: ProviderSettings, name: string): string | undefined {
+  const value = settings.get(name)?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
 export interface ClientCredentials {
   readonly clientId: string;
   /** Stays on the server: it goes to the token endpoint only, never into a URL, a log or a view. */
@@ -35,7 +41,7 @@ export class Credentials {
     const values =
       this.source.kind === 'fixed'
         ? { clientId: this.source.clientId, clientSecret: this.source.clientSecret }
-        : { clientId: settings.get(`${this.source.prefix}_CLIENT_ID`), clientSecret: settings.get(`${this.source.prefix}_CLIENT_SECRET`) };
+        : { clientId: readSetting(settings, `${this.source.prefix}_CLIENT_ID`), clientSecret: readSetting(settings, `${this.source.prefix}_CLIENT_SECRET`) };
     if (!providerEnabled(values)) return null;
     return { clientId: (values.clientId as string).trim(), clientSecret: (values.clientSecret as string).trim() };
   }

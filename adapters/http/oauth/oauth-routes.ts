@@ -67,8 +67,7 @@ function landingReply(landing: Landing, redirectTo: string): Redirect {
 
 function withNotice(reply: Redirect, notice: Notice | null): Reply {
   if (notice === null) return reply;
-  const toast = notice.level === 'success' ? Toast.success(notice.message) : notice.level === 'info' ? Toast.info(notice.message) : Toast.error(notice.message);
-  return combine(reply, toast);
+  return combine(reply, Toast.of(notice.level, notice.message));
 }
 
 /**

@@ -1,8 +1,7 @@
-import { Credentials } from '../../../domain/oauth/credentials.js';
+import { Credentials, readSetting } from '../../../domain/oauth/credentials.js';
 import type { ProviderSettings } from '../../../domain/oauth/credentials.js';
 import type { OpenIdProvider } from '../../../ports/identity-provider.js';
 import { OPENID_SCOPES, openIdProvider } from './oidc-provider.js';
-import { setting } from './setting.js';
 
 export interface ProviderAOptions {
   /** Default: PROVIDER_A_ISSUER, else Google's. `fwx oauth:dev-provider` prints the local one. */
@@ -37,8 +36,8 @@ export const ProviderA = {
 function build(credentials: Credentials, settings: ProviderSettings, options: ProviderAOptions): OpenIdProvider {
   return openIdProvider({
     name: NAME,
-    label: options.label ?? setting(settings, `${PREFIX}_LABEL`) ?? DEFAULT_LABEL,
-    issuer: options.issuer ?? setting(settings, `${PREFIX}_ISSUER`) ?? DEFAULT_ISSUER,
+    label: options.label ?? readSetting(settings, `${PREFIX}_LABEL`) ?? DEFAULT_LABEL,
+    issuer: options.issuer ?? readSetting(settings, `${PREFIX}_ISSUER`) ?? DEFAULT_ISSUER,
     credentials,
     scopes: OPENID_SCOPES,
   });

@@ -1,11 +1,10 @@
-import { Credentials } from '../../../domain/oauth/credentials.js';
+import { Credentials, readSetting } from '../../../domain/oauth/credentials.js';
 import type { ProviderSettings } from '../../../domain/oauth/credentials.js';
 import { checkEndpointUrl } from '../../../domain/oauth/endpoint-url.js';
 import { Profile } from '../../../domain/oauth/profile.js';
 import type { HttpClient } from '../../../ports/http-client.js';
 import type { OAuth2Provider, ProviderToken } from '../../../ports/identity-provider.js';
 import { SignInFailed } from '../../../ports/sign-in-protocol.js';
-import { setting } from './setting.js';
 
 export interface ProviderBOptions {
   /** Default: PROVIDER_B_LABEL, else 'GitHub'. */
@@ -45,10 +44,10 @@ export const ProviderB = {
 };
 
 function build(credentials: Credentials, settings: ProviderSettings, options: ProviderBOptions): OAuth2Provider {
-  const label = options.label ?? setting(settings, `${PREFIX}_LABEL`) ?? DEFAULTS.label;
-  const authorizeUrl = options.authorizeUrl ?? setting(settings, `${PREFIX}_AUTHORIZE_URL`) ?? DEFAULTS.authorizeUrl;
-  const tokenUrl = options.tokenUrl ?? setting(settings, `${PREFIX}_TOKEN_URL`) ?? DEFAULTS.tokenUrl;
-  const apiUrl = (options.apiUrl ?? setting(settings, `${PREFIX}_API_URL`) ?? DEFAULTS.apiUrl).replace(/\/+$/u, '');
+  const label = options.label ?? readSetting(settings, `${PREFIX}_LABEL`) ?? DEFAULTS.label;
+  const authorizeUrl = options.authorizeUrl ?? readSetting(settings, `${PREFIX}_AUTHORIZE_URL`) ?? DEFAULTS.authorizeUrl;
+  const tokenUrl = options.tokenUrl ?? readSetting(settings, `${PREFIX}_TOKEN_URL`) ?? DEFAULTS.tokenUrl;
+  const apiUrl = (options.apiUrl ?? readSetting(settings, `${PREFIX}_API_URL`) ?? DEFAULTS.apiUrl).replace(/\/+$/u, '');
   return {
     name: () => NAME,
     label: () => label,
