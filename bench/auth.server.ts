@@ -23,7 +23,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Routes, TOKENS, View, createDefaultApp } from '../composition/index.js';
-import { serveParent } from './support/child-servers.js';
+import { benchEnvironment, serveParent } from './support/child-servers.js';
 import type { RequestContext } from '../adapters/http/request-context.js';
 
 /** A user the bench signs in as. */
@@ -74,17 +74,7 @@ async function serve(dir: string, databaseUrl: string): Promise<{ url: string; u
   const app = createDefaultApp({
     root,
     envFile: false,
-    environment: {
-      APP_ENV: 'production',
-      APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      SESSION_DRIVER: 'cookie',
-      CACHE_STORE: 'memory',
-      TRUSTED_PROXIES: '127.0.0.1',
-    },
+    environment: benchEnvironment(databaseUrl, { TRUSTED_PROXIES: '127.0.0.1' }),
   }).module({ name: 'bench', routes });
   const running = await app.serve();
   const createUser = running.services.get(TOKENS.createUser);

@@ -21,7 +21,7 @@ import Yar from '@hapi/yar';
 import nunjucks from 'nunjucks';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import { Routes, TOKENS, View, createDefaultApp, json } from '../composition/index.js';
-import { serveParent } from './support/child-servers.js';
+import { benchEnvironment, serveParent } from './support/child-servers.js';
 import type { User } from '../domain/users/user.js';
 
 export type ServerKind = 'bare' | 'fw' | 'yar';
@@ -147,16 +147,7 @@ async function fw(dir: string): Promise<{ url: string; stop(): Promise<void> }> 
   const app = createDefaultApp({
     root,
     envFile: false,
-    environment: {
-      APP_ENV: 'production',
-      APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
-      DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      SESSION_DRIVER: 'cookie',
-      CACHE_STORE: 'memory',
-    },
+    environment: benchEnvironment(`sqlite:${join(dir, 'bench.sqlite')}`),
   }).module({ name: 'bench', routes });
   const running = await app.serve();
   const created = await running.services.get(TOKENS.createUser).execute({ ...BENCH_USER });

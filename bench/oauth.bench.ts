@@ -69,7 +69,7 @@ import { BenchDatabase } from './support/bench-database.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { TOKENS, createDefaultApp } from '../composition/index.js';
 import type { HttpClient, HttpRequestInit } from '../ports/http-client.js';
-import { ChildServers, serveParent } from './support/child-servers.js';
+import { benchEnvironment, ChildServers, serveParent } from './support/child-servers.js';
 
 // Whichever this file is, TypeScript through tsx or compiled JavaScript in dist/, its children are it.
 const SELF = fileURLToPath(import.meta.url);
@@ -366,16 +366,9 @@ async function runApp(tempDir: string, databaseUrl: string, fakeUrl: string, por
     root,
     envFile: false,
     httpClient: timedHttpClient(new FetchHttpClient(), stats),
-    environment: {
-      APP_ENV: 'production',
-      APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
+    environment: benchEnvironment(databaseUrl, {
       APP_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
       PORT: port,
-      SESSION_DRIVER: 'cookie',
-      CACHE_STORE: 'memory',
       MAIL_URL: 'log:',
       TRUSTED_PROXIES: '127.0.0.1',
       PROVIDER_B_CLIENT_ID: CLIENT_ID,
@@ -383,7 +376,7 @@ async function runApp(tempDir: string, databaseUrl: string, fakeUrl: string, por
       PROVIDER_B_AUTHORIZE_URL: `${fakeUrl}${AUTHORIZE_PATH}`,
       PROVIDER_B_TOKEN_URL: `${fakeUrl}${TOKEN_PATH}`,
       PROVIDER_B_API_URL: fakeUrl,
-    },
+    }),
   });
   const running = await app.serve();
   const created = await running.services.get(TOKENS.createUser).execute({ name: 'Password Bench', email: PASSWORD_EMAIL, password: PASSWORD, verified: true });

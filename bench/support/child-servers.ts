@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 
 /**
@@ -47,4 +48,23 @@ export function serveParent(running: { stop(): Promise<void> }, ready: object, o
   });
   process.on('disconnect', () => void stop());
   process.send?.(ready);
+}
+
+/**
+ * The settings every bench app runs with: production mode, a fresh APP_KEY, quiet logs, a
+ * loopback listener on a free port, cookie sessions and counters in memory, so the rows measure
+ * the code and not a setting; `extra` adds or overrides.
+ */
+export function benchEnvironment(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    APP_ENV: 'production',
+    APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SESSION_DRIVER: 'cookie',
+    CACHE_STORE: 'memory',
+    ...extra,
+  };
 }
