@@ -38,6 +38,8 @@ import type { Module, ModuleClass, Seeder } from './module.js';
 import { appServices } from './services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { checkScheduleEntry, startScheduler } from './schedule.js';
+import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
 
 /**
  * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
@@ -96,6 +98,7 @@ export class App {
   private customTokens: TokenVerifier | null = null;
   private readonly listeners: { type: EventClass<object>; listener: (event: never, services: AppServices) => void | Promise<void> }[] = [];
   private booted: Promise<AppServices> | null = null;
+  private readonly scheduled: ScheduleEntry[] = [];
 
   private constructor(private readonly options: AppOptions) {}
 
@@ -219,6 +222,24 @@ export class App {
     return this;
   }
 
+  /**
+   * A task run on a cron expression, read in APP_TIMEZONE: five fields (minute hour day month
+   * weekday) or six with seconds first. `serve` and `schedule:work` run it; each slot runs once
+   * across every process of the app. `app.schedule('reports:daily', '0 6 * * *', async
+   * (services) => …, { withoutOverlapping: true })`.
+   */
+  schedule(name: string, cron: string, task: ScheduledFunction, options: ScheduleOptions = {}): this {
+    const entry = { name, expression: cron, run: task, options };
+    checkScheduleEntry(entry, this.scheduled);
+    this.scheduled.push(entry);
+    return this;
+  }
+
+  /** The app's scheduled tasks, in the order registered. */
+  scheduleEntries(): readonly ScheduleEntry[] {
+    return this.scheduled;
+  }
+
   /** Every route of the app's modules, validated: duplicate names or routes stop start-up. */
   routeTable(): RouteTable<Handler> {
     return buildRouteTable(
@@ -290,10 +311,13 @@ export class App {
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
+    // The scheduler of this process, unless SCHEDULER=false (another process runs `schedule:work`).
+    const scheduler = services.config.scheduler.enabled && this.scheduled.length > 0 ? await startScheduler(this.scheduled, services) : null;
     return {
       url: server.info.uri,
       services,
       stop: async () => {
+        await scheduler?.stop();
         await server.stop({ timeout: 10_000 });
         await this.close();
       },

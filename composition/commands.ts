@@ -7,6 +7,8 @@ import { routeListCommand } from '../adapters/cli/commands/route-list.js';
 import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
+import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
+import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
 import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
@@ -57,6 +59,21 @@ export function frameworkCommands(app: App): CliCommand[] {
       async sessions() {
         const services = await app.services();
         return { store: services.get(TOKENS.sessionStore), clock: services.get(TOKENS.clock), driver: services.config.session.driver };
+      },
+    }),
+    ...scheduleCommands({
+      schedule: async () => scheduleServices(app.scheduleEntries(), await app.services()),
+      async work(announce) {
+        const entries = app.scheduleEntries();
+        if (entries.length === 0) {
+          announce('No tasks are scheduled; nothing to run.');
+          return;
+        }
+        const scheduler = await startScheduler(entries, await app.services());
+        announce(`Running ${entries.length} scheduled task${entries.length === 1 ? '' : 's'}. Press Ctrl+C to stop.`);
+        await untilSignal();
+        announce('Stopping: waiting for the runs under way…');
+        await scheduler.stop();
       },
     }),
     routeListCommand({

@@ -19,6 +19,8 @@ export interface Config {
     /** Origin without a trailing slash, e.g. `http://localhost:3000`. */
     url: string;
     key: Secret<Buffer>;
+    /** An IANA zone such as `Europe/Berlin` (APP_TIMEZONE, default UTC): the scheduler reads cron expressions in it. */
+    timezone: string;
   };
   server: { host: string; port: number };
   log: { level: LogLevel | 'silent' };
@@ -28,6 +30,8 @@ export interface Config {
   cache: { store: 'memory' | 'database' | 'redis' };
   mail: { url: Secret; from: string };
   redis: { url: Secret };
+  /** SCHEDULER=false keeps `serve` from running the scheduler (`schedule:work` runs it anyway). */
+  scheduler: { enabled: boolean };
   /**
    * A raw value, for module settings read when a request needs them (`PROVIDER_A_CLIENT_ID`).
    * A function rather than a field, so that printing the configuration prints no secret.
@@ -198,6 +202,15 @@ const mailFromSetting: Parser<string> = (raw) =>
 const localeSetting: Parser<string> = (raw) =>
   /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u.test(raw) ? raw : problem(`must be a language tag such as en, de-CH or pt-BR, got ${shown(raw)}`);
 
+/** An IANA time zone name such as UTC or Europe/Berlin, as Intl knows them. */
+const timeZoneSetting: Parser<string> = (raw) => {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: raw }).resolvedOptions().timeZone;
+  } catch {
+    return problem(`must be a time zone such as UTC or Europe/Berlin, got ${shown(raw)}`);
+  }
+};
+
 const nameSetting: Parser<string> = (raw) => (raw === '' ? problem('must not be empty') : raw);
 
 const envNameSetting: Parser<string> = (raw) =>
@@ -216,6 +229,7 @@ function schema(root: string) {
     APP_ENV: defaulted(setting('APP_ENV', envNameSetting), 'production'),
     APP_LOCALE: defaulted(setting('APP_LOCALE', localeSetting), 'en'),
     APP_DEBUG: defaulted(setting('APP_DEBUG', booleanSetting), 'false'),
+    APP_TIMEZONE: defaulted(setting('APP_TIMEZONE', timeZoneSetting), 'UTC'),
     APP_URL: optional(setting('APP_URL', appUrlSetting)),
     APP_KEY: defaulted(setting('APP_KEY', appKeySetting), ''),
     HOST: defaulted(setting('HOST', nameSetting), 'localhost'),
@@ -233,6 +247,7 @@ function schema(root: string) {
     MAIL_URL: defaulted(setting('MAIL_URL', urlWithScheme(['smtp', 'smtps', 'log'], 'smtp://user:pass@smtp.example.com:587 or log:')), 'log:'),
     MAIL_FROM: defaulted(setting('MAIL_FROM', mailFromSetting), 'fw <no-reply@localhost>'),
     REDIS_URL: defaulted(setting('REDIS_URL', urlWithScheme(['redis', 'rediss'], 'redis://127.0.0.1:6379')), 'redis://127.0.0.1:6379'),
+    SCHEDULER: defaulted(setting('SCHEDULER', booleanSetting), 'true'),
   });
 }
 
@@ -261,6 +276,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
       locale: v.APP_LOCALE,
       url: v.APP_URL ?? `http://localhost:${port}`,
       key: v.APP_KEY,
+      timezone: v.APP_TIMEZONE,
     },
     server: { host: v.HOST, port },
     log: { level: v.LOG_LEVEL },
@@ -279,6 +295,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
     cache: { store: v.CACHE_STORE },
     mail: { url: v.MAIL_URL, from: v.MAIL_FROM },
     redis: { url: v.REDIS_URL },
+    scheduler: { enabled: v.SCHEDULER },
     env: (name) => present[name],
   };
 }

@@ -54,3 +54,5 @@ export type { IdentityProvider, OAuth2Provider, OpenIdProvider, ProviderDefiniti
 export type { HttpClient } from '../ports/http-client.js';
 export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
+export type { ScheduledFunction, ScheduleOptions } from './schedule.js';
+export type { TaskRun } from '../application/scheduling/scheduled-task.js';

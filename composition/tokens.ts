@@ -63,6 +63,7 @@ import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
 import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
 import type { RecordActivity } from '../application/audit/record-activity.js';
+import type { ScheduleRuns } from '../ports/schedule-runs.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -138,6 +139,8 @@ export const TOKENS = {
   unlinkProvider: token<UnlinkProvider>('UnlinkProvider'),
   showLinkedAccounts: token<ShowLinkedAccounts>('ShowLinkedAccounts'),
   recordActivity: token<RecordActivity>('RecordActivity'),
+  /** One row per scheduled task and slot, shared by every scheduler of the app. */
+  scheduleRuns: token<ScheduleRuns>('ScheduleRuns'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;
