@@ -8,6 +8,8 @@ import { routeListHasDomains, routeListRows } from '../domain/routing/route-list
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
 import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
+import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
+import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
@@ -59,6 +61,14 @@ export function frameworkCommands(app: App): CliCommand[] {
       async sessions() {
         const services = await app.services();
         return { store: services.get(TOKENS.sessionStore), clock: services.get(TOKENS.clock), driver: services.config.session.driver };
+      },
+    }),
+    cachePruneCommand({
+      async cache() {
+        const services = await app.services();
+        // The table whatever CACHE_STORE says: rows left from when the store was the database go too.
+        const store = new SqlCacheStore(services.get(TOKENS.database).raw, services.get(TOKENS.clock));
+        return { pruneExpired: () => store.pruneExpired(), store: services.config.cache.store };
       },
     }),
     ...scheduleCommands({
