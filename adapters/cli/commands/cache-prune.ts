@@ -1,7 +1,7 @@
 import type { CliCommand } from '../command.js';
 
 export interface CachePruneDeps {
-  cache(): Promise<{ pruneExpired(): Promise<number>; store: 'memory' | 'database' | 'redis' }>;
+  cache(): Promise<{ pruneExpired: () => Promise<number>; store: 'memory' | 'database' | 'redis' }>;
 }
 
 /** `fwx cache:prune`: deletes the expired rows of the database cache store (one increment in 100 also deletes some). */
