@@ -40,6 +40,8 @@ import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { checkScheduleEntry, startScheduler } from './schedule.js';
 import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
+import { bindWebhooks, DELIVER_WEBHOOKS_TASK } from './webhooks.js';
+import type { OutgoingWebhooksOptions } from './webhooks.js';
 
 /**
  * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
@@ -99,6 +101,7 @@ export class App {
   private readonly listeners: { type: EventClass<object>; listener: (event: never, services: AppServices) => void | Promise<void> }[] = [];
   private booted: Promise<AppServices> | null = null;
   private readonly scheduled: ScheduleEntry[] = [];
+  private outgoing: OutgoingWebhooksOptions | null = null;
 
   private constructor(private readonly options: AppOptions) {}
 
@@ -235,6 +238,19 @@ export class App {
     return this;
   }
 
+  /**
+   * Turns on `webhooks.send(url, event, payload)` (`services.get(TOKENS.webhooks)`): deliveries
+   * are recorded in `webhook_deliveries` and sent by the scheduled task `webhooks:deliver`
+   * (every second, in every scheduler process), signed with the endpoint's `whsec_` secret.
+   */
+  outgoingWebhooks(options: OutgoingWebhooksOptions = {}): this {
+    if (this.outgoing !== null) throw new TypeError('outgoingWebhooks() is called twice');
+    this.outgoing = options;
+    return this.schedule(DELIVER_WEBHOOKS_TASK.name, DELIVER_WEBHOOKS_TASK.expression, async (services) => {
+      await services.get(TOKENS.webhooks).deliverDue();
+    }, DELIVER_WEBHOOKS_TASK.options);
+  }
+
   /** The app's scheduled tasks, in the order registered. */
   scheduleEntries(): readonly ScheduleEntry[] {
     return this.scheduled;
@@ -349,6 +365,7 @@ export class App {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
       });
+      bindWebhooks(container, config, this.outgoing);
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;
       provide(container, TOKENS.accessPolicy, [], () => policy);

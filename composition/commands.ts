@@ -9,6 +9,7 @@ import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
 import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
 import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
+import { webhookCommands } from '../adapters/cli/commands/webhooks.js';
 import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
@@ -70,6 +71,10 @@ export function frameworkCommands(app: App): CliCommand[] {
         const store = new SqlCacheStore(services.get(TOKENS.database).raw, services.get(TOKENS.clock));
         return { pruneExpired: () => store.pruneExpired(), store: services.config.cache.store };
       },
+    }),
+    ...webhookCommands(async () => {
+      const services = await app.services();
+      return { deliveries: services.get(TOKENS.webhookDeliveries), webhooks: services.get(TOKENS.webhooks), clock: services.get(TOKENS.clock) };
     }),
     ...scheduleCommands({
       schedule: async () => scheduleServices(app.scheduleEntries(), await app.services()),

@@ -56,3 +56,6 @@ export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
 export type { ScheduledFunction, ScheduleOptions } from './schedule.js';
 export type { TaskRun } from '../application/scheduling/scheduled-task.js';
+export type { OutgoingWebhooksOptions } from './webhooks.js';
+export type { OutgoingWebhooks, SentWebhook } from '../application/webhooks/webhooks.js';
+export { verifyWebhook, signWebhook } from '../domain/webhooks/signature.js';

@@ -64,6 +64,8 @@ import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
 import type { RecordActivity } from '../application/audit/record-activity.js';
 import type { ScheduleRuns } from '../ports/schedule-runs.js';
+import type { WebhookDeliveries } from '../ports/webhook-deliveries.js';
+import type { OutgoingWebhooks } from '../application/webhooks/webhooks.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -141,6 +143,9 @@ export const TOKENS = {
   recordActivity: token<RecordActivity>('RecordActivity'),
   /** One row per scheduled task and slot, shared by every scheduler of the app. */
   scheduleRuns: token<ScheduleRuns>('ScheduleRuns'),
+  webhookDeliveries: token<WebhookDeliveries>('WebhookDeliveries'),
+  /** `webhooks.send(url, event, payload)`; working once the app called `outgoingWebhooks()`. */
+  webhooks: token<OutgoingWebhooks>('Webhooks'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;
