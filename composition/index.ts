@@ -54,3 +54,10 @@ export type { IdentityProvider, OAuth2Provider, OpenIdProvider, ProviderDefiniti
 export type { HttpClient } from '../ports/http-client.js';
 export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
+export { defineJob, JobDefinition, InvalidJobPayload } from './jobs.js';
+export type { JobContext, JobSpec, RegisteredJob } from './jobs.js';
+export { Backoffs } from '../domain/queue/backoff.js';
+export type { Backoff } from '../domain/queue/backoff.js';
+export { PermanentJobError } from '../adapters/worker/job-worker.js';
+export type { RunningJob } from '../adapters/worker/job-worker.js';
+export type { JobDispatcher, PendingDispatch, DispatchResult, DispatchTransaction } from '../application/queue/job-dispatcher.js';

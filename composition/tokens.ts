@@ -63,6 +63,9 @@ import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
 import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
 import type { RecordActivity } from '../application/audit/record-activity.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import type { Transactions } from '../ports/transactions.js';
+import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -138,6 +141,11 @@ export const TOKENS = {
   unlinkProvider: token<UnlinkProvider>('UnlinkProvider'),
   showLinkedAccounts: token<ShowLinkedAccounts>('ShowLinkedAccounts'),
   recordActivity: token<RecordActivity>('RecordActivity'),
+  /** Where jobs wait (QUEUE_CONNECTION). */
+  jobQueue: token<JobQueue>('JobQueue'),
+  /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
+  jobs: token<JobDispatcher>('JobDispatcher'),
+  transactions: token<Transactions>('Transactions'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;

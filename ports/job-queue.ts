@@ -85,7 +85,7 @@ export interface JobQueue {
   retryFailed(which: 'all' | { readonly id: string }, now: Date): Promise<number>;
   forgetFailed(id: string): Promise<boolean>;
   flushFailed(): Promise<number>;
-  /** Deletes failed jobs that failed before `before`. */
+  /** Deletes failed jobs that failed at or before `before`. */
   pruneFailed(before: Date): Promise<number>;
   /** Jobs per queue and state (states with no job are left out). */
   counts(now: Date): Promise<QueueCount[]>;

@@ -119,7 +119,7 @@ export class MemoryJobQueue implements JobQueue {
   pruneFailed(before: Date): Promise<number> {
     let count = 0;
     for (const stored of [...this.jobs.values()]) {
-      if (stored.failedAt !== null && stored.failedAt.getTime() < before.getTime()) {
+      if (stored.failedAt !== null && stored.failedAt.getTime() <= before.getTime()) {
         this.jobs.delete(stored.id);
         count++;
       }

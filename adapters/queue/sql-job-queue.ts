@@ -150,7 +150,7 @@ export class SqlJobQueue implements JobQueue {
   }
 
   async pruneFailed(before: Date): Promise<number> {
-    return (await this.sql.session((sql) => sql.query('DELETE FROM jobs WHERE failed_at IS NOT NULL AND failed_at < ? RETURNING id', [before]))).length;
+    return (await this.sql.session((sql) => sql.query('DELETE FROM jobs WHERE failed_at IS NOT NULL AND failed_at <= ? RETURNING id', [before]))).length;
   }
 
   async counts(now: Date): Promise<QueueCount[]> {

@@ -43,3 +43,9 @@ export function backoffDelay(backoff: Backoff, failedAttempts: number, random: n
 function wholeMs(name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a whole number of milliseconds ≥ 0, got ${value}`);
 }
+
+/** A number in [0, 1) from four random bytes (what `backoffDelay` takes as `random`). */
+export function fractionOf(bytes: Uint8Array): number {
+  if (bytes.length < 4) throw new TypeError('fractionOf needs four random bytes');
+  return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) / 2 ** 32;
+}

@@ -19,7 +19,7 @@ export interface JobOptions {
 }
 
 /** A job's options with the defaults filled in, or a TypeError naming what is wrong. */
-export function jobOptions(given: { name: string; queue?: string; tries?: number; backoff?: Backoff; timeoutMs?: number }): JobOptions {
+export function jobOptions(given: { name: string; queue?: string | undefined; tries?: number | undefined; backoff?: Backoff | undefined; timeoutMs?: number | undefined }): JobOptions {
   const options = {
     name: given.name,
     queue: given.queue ?? DEFAULT_QUEUE,
