@@ -42,6 +42,10 @@ import { checkScheduleEntry, startScheduler } from './schedule.js';
 import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
 import { bindWebhooks, DELIVER_WEBHOOKS_TASK } from './webhooks.js';
 import type { OutgoingWebhooksOptions } from './webhooks.js';
+import type { RegisteredJob } from './jobs.js';
+import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './queue.js';
+import type { JobRegistry } from './queue.js';
+import type { JobWorker, WorkerOptions } from '../adapters/worker/job-worker.js';
 
 /**
  * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
@@ -102,6 +106,7 @@ export class App {
   private booted: Promise<AppServices> | null = null;
   private readonly scheduled: ScheduleEntry[] = [];
   private outgoing: OutgoingWebhooksOptions | null = null;
+  private readonly registeredJobs = new Map<string, RegisteredJob>();
 
   private constructor(private readonly options: AppOptions) {}
 
@@ -118,12 +123,38 @@ export class App {
       throw new TypeError(`The module "${module.name}" is registered twice`);
     }
     this.modules.push(module);
+    for (const job of module.jobs ?? []) this.job(job);
     module.register?.({
       find: <M extends Module>(type: ModuleClass<M>) => (this.modules.find((m) => m instanceof type) as M | undefined) ?? null,
       share: (name, compute) => this.share(name, compute),
       listen: (type, listener) => this.listen(type, listener),
     });
     return this;
+  }
+
+  /** A queued job (`defineJob`) this app's workers run; names are unique. */
+  job(definition: RegisteredJob): this {
+    if (this.registeredJobs.has(definition.name)) throw new TypeError(`The job "${definition.name}" is registered twice`);
+    this.registeredJobs.set(definition.name, definition);
+    return this;
+  }
+
+  /** The app's jobs by name. */
+  jobRegistry(): JobRegistry {
+    return this.registeredJobs;
+  }
+
+  /**
+   * A worker over this app's queue and jobs (`queue:work`); `queues` defaults to every queue
+   * the app's jobs name, `default` first. `run()` it; `stop()` finishes the running jobs.
+   */
+  async worker(options: Partial<WorkerOptions> = {}): Promise<JobWorker> {
+    const services = await this.services();
+    return createWorker(services, this.registeredJobs, this.provided, {
+      ...options,
+      queues: options.queues ?? registeredQueues(this.registeredJobs),
+      concurrency: options.concurrency ?? 1,
+    });
   }
 
   /** Middleware around every route of the app's modules; the first added is outermost. */
@@ -329,15 +360,28 @@ export class App {
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
     // The scheduler of this process, unless SCHEDULER=false (another process runs `schedule:work`).
     const scheduler = services.config.scheduler.enabled && this.scheduled.length > 0 ? await startScheduler(this.scheduled, services) : null;
+    const worker = this.serveWorker(services);
     return {
       url: server.info.uri,
       services,
       stop: async () => {
         await scheduler?.stop();
         await server.stop({ timeout: 10_000 });
+        // Takes no new job and lets the running ones finish before the database closes.
+        await worker?.stop();
         await this.close();
       },
     };
+  }
+
+  /** `serve` runs QUEUE_SERVE_WORKERS jobs at once over every queue of the app's jobs (none with sync). */
+  private serveWorker(services: AppServices): JobWorker | null {
+    const { connection, serveWorkers } = services.config.queue;
+    if (connection === 'sync' || serveWorkers === 0) return null;
+    const worker = createWorker(services, this.registeredJobs, this.provided, { queues: registeredQueues(this.registeredJobs), concurrency: serveWorkers });
+    void worker.run();
+    services.get(TOKENS.logger).info('queue worker running', { queues: registeredQueues(this.registeredJobs), workers: serveWorkers, driver: connection });
+    return worker;
   }
 
   private environment(): EnvValues {
@@ -366,6 +410,7 @@ export class App {
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
       });
       bindWebhooks(container, config, this.outgoing);
+      bindQueue(container);
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;
       provide(container, TOKENS.accessPolicy, [], () => policy);
@@ -375,6 +420,7 @@ export class App {
         await database.close();
         if (logger instanceof PinoLogger) logger.flush();
       });
+      bindDispatcher(container, () => services, this.registeredJobs, this.provided);
       const bus = services.get(TOKENS.eventBus);
       if (bus instanceof InProcessEventBus) {
         for (const { type, listener } of this.listeners) bus.listen(type, (event) => listener(event as never, services));

@@ -15,6 +15,7 @@ import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
 import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
+import { queueCommands } from '../adapters/cli/commands/queue.js';
 import type { App } from './app.js';
 import { generateAppKey, setEnvValue } from './env-file.js';
 import { TOKENS } from './tokens.js';
@@ -113,6 +114,27 @@ export function frameworkCommands(app: App): CliCommand[] {
       async passwords() {
         const services = await app.services();
         return { findUserByEmail: services.get(TOKENS.findUserByEmail), setPassword: services.get(TOKENS.setPassword) };
+      },
+    }),
+    ...queueCommands({
+      async queue() {
+        const services = await app.services();
+        return { queue: services.get(TOKENS.jobQueue), clock: services.get(TOKENS.clock) };
+      },
+      async work(request, announce) {
+        const worker = await app.worker({ ...(request.queues === null ? {} : { queues: request.queues }), concurrency: request.workers, once: request.once });
+        announce(`Working on ${worker.queues.join(', ')} with ${request.workers} worker${request.workers === 1 ? '' : 's'}${request.once ? ' (--once)' : ''}.`);
+        const stopOnSignal = () => void worker.stop();
+        process.once('SIGINT', stopOnSignal);
+        process.once('SIGTERM', stopOnSignal);
+        try {
+          await worker.run();
+        } finally {
+          process.off('SIGINT', stopOnSignal);
+          process.off('SIGTERM', stopOnSignal);
+        }
+        const { completed, retried, failed } = worker.stats;
+        announce(`Stopped: ${completed} completed, ${retried} to retry, ${failed} failed.`);
       },
     }),
     ...userSessionCommands({

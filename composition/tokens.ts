@@ -66,6 +66,9 @@ import type { RecordActivity } from '../application/audit/record-activity.js';
 import type { ScheduleRuns } from '../ports/schedule-runs.js';
 import type { WebhookDeliveries } from '../ports/webhook-deliveries.js';
 import type { OutgoingWebhooks } from '../application/webhooks/webhooks.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import type { Transactions } from '../ports/transactions.js';
+import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -146,6 +149,11 @@ export const TOKENS = {
   webhookDeliveries: token<WebhookDeliveries>('WebhookDeliveries'),
   /** `webhooks.send(url, event, payload)`; working once the app called `outgoingWebhooks()`. */
   webhooks: token<OutgoingWebhooks>('Webhooks'),
+  /** Where jobs wait (QUEUE_CONNECTION). */
+  jobQueue: token<JobQueue>('JobQueue'),
+  /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
+  jobs: token<JobDispatcher>('JobDispatcher'),
+  transactions: token<Transactions>('Transactions'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;
