@@ -40,7 +40,7 @@ import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { checkScheduleEntry, startScheduler } from './schedule.js';
 import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
-import { bindWebhooks, DELIVER_WEBHOOKS_TASK } from './webhooks.js';
+import { bindWebhooks, DeliverWebhook } from './webhooks.js';
 import type { OutgoingWebhooksOptions } from './webhooks.js';
 import type { RegisteredJob } from './jobs.js';
 import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './queue.js';
@@ -271,15 +271,14 @@ export class App {
 
   /**
    * Turns on `webhooks.send(url, event, payload)` (`services.get(TOKENS.webhooks)`): deliveries
-   * are recorded in `webhook_deliveries` and sent by the scheduled task `webhooks:deliver`
-   * (every second, in every scheduler process), signed with the endpoint's `whsec_` secret.
+   * are recorded in `webhook_deliveries` and attempted by the job `fw.webhooks.deliver` on the
+   * queue `webhooks` (a worker runs it: `serve`, or `queue:work --queue webhooks`), signed with
+   * the endpoint's `whsec_` secret.
    */
   outgoingWebhooks(options: OutgoingWebhooksOptions = {}): this {
     if (this.outgoing !== null) throw new TypeError('outgoingWebhooks() is called twice');
     this.outgoing = options;
-    return this.schedule(DELIVER_WEBHOOKS_TASK.name, DELIVER_WEBHOOKS_TASK.expression, async (services) => {
-      await services.get(TOKENS.webhooks).deliverDue();
-    }, DELIVER_WEBHOOKS_TASK.options);
+    return this.job(DeliverWebhook);
   }
 
   /** The app's scheduled tasks, in the order registered. */

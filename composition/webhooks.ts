@@ -1,11 +1,13 @@
 import { GuardedWebhookTransport } from '../adapters/outbound-http/guarded-webhook-transport.js';
-import type { EndpointSecrets, OutgoingWebhooks } from '../application/webhooks/webhooks.js';
+import { object, string } from 'superstruct';
+import type { EndpointSecrets, OutgoingWebhooks, QueueAttempt } from '../application/webhooks/webhooks.js';
 import { Webhooks } from '../application/webhooks/webhooks.js';
+import { Backoffs } from '../domain/queue/backoff.js';
 import { derivedEndpointSecret } from '../domain/webhooks/signature.js';
 import type { Container } from 'inversify';
 import type { Config } from './config.js';
 import { provide } from './container.js';
-import type { ScheduleEntry } from './schedule.js';
+import { defineJob } from './jobs.js';
 import { TOKENS } from './tokens.js';
 
 export interface OutgoingWebhooksOptions {
@@ -13,12 +15,22 @@ export interface OutgoingWebhooksOptions {
   secret?: EndpointSecrets;
 }
 
-/** The framework's task that sends due deliveries, in every scheduler process (claims keep each delivery to one). */
-export const DELIVER_WEBHOOKS_TASK: Omit<ScheduleEntry, 'run'> = {
-  name: 'webhooks:deliver',
-  expression: '* * * * * *',
-  options: { onOneServer: false, withoutOverlapping: { expiresAfterMinutes: 5 } },
-};
+/**
+ * One attempt of one delivery, as a job on the app's queue (queue `webhooks`). Its own tries
+ * and backoff only cover a worker that found the delivery held by another (`DeliveryBusy`) or
+ * died mid-attempt; the webhook's retries are new jobs, delayed by the webhook's backoff.
+ */
+export const DeliverWebhook = defineJob({
+  name: 'fw.webhooks.deliver',
+  payload: object({ id: string() }),
+  queue: 'webhooks',
+  tries: 5,
+  backoff: Backoffs.exponential(30_000),
+  timeoutMs: 30_000,
+  async handle({ id }, { services }) {
+    await services.get(TOKENS.webhooks).deliverQueued(id);
+  },
+});
 
 /** Binds `TOKENS.webhooks`: working when the app called `outgoingWebhooks()`, refusing with the reason otherwise. */
 export function bindWebhooks(container: Container, config: Config, enabled: OutgoingWebhooksOptions | null): void {
@@ -31,12 +43,17 @@ export function bindWebhooks(container: Container, config: Config, enabled: Outg
   provide(
     container,
     TOKENS.webhooks,
-    [TOKENS.webhookDeliveries, TOKENS.clock, TOKENS.random, TOKENS.logger],
-    (deliveries, clock, random, logger) => new Webhooks(deliveries, transport, secrets, clock, random, logger.child({ webhooks: true })),
+    [TOKENS.webhookDeliveries, TOKENS.jobs, TOKENS.clock, TOKENS.random, TOKENS.logger],
+    (deliveries, jobs, clock, random, logger) => {
+      const queueAttempt: QueueAttempt = async (id, delayMs) => {
+        await jobs.dispatch(DeliverWebhook.with({ id })).delay(delayMs);
+      };
+      return new Webhooks(deliveries, transport, queueAttempt, secrets, clock, random, logger.child({ webhooks: true }));
+    },
   );
 }
 
 function disabledWebhooks(): OutgoingWebhooks {
-  const off = () => Promise.reject(new Error('Outgoing webhooks are off: call app.outgoingWebhooks() when building the app (it also schedules their delivery)'));
-  return { send: off, secretFor: off, deliverDue: off };
+  const off = () => Promise.reject(new Error('Outgoing webhooks are off: call app.outgoingWebhooks() when building the app (it also registers their delivery job)'));
+  return { send: off, secretFor: off, deliverDue: off, deliverQueued: off };
 }

@@ -13,7 +13,7 @@ export type EndpointSecrets = (url: URL) => string | Promise<string>;
 
 export interface WebhooksOptions {
   policy?: RetryPolicy;
-  /** A claimed delivery is attempted again by another process after this (default: 2 min). */
+  /** A claimed delivery can be attempted by another worker after this (default: 1 min; an attempt times out after 10 s). */
   leaseMs?: number;
 }
 
@@ -27,11 +27,26 @@ export interface OutgoingWebhooks {
   send(url: string, event: string, payload: unknown): Promise<SentWebhook>;
   secretFor(url: string): Promise<string>;
   deliverDue(limit?: number, id?: string): Promise<WebhookDelivery[]>;
+  deliverQueued(id: string): Promise<void>;
+}
+
+/**
+ * Puts an attempt of a delivery on the job queue, to run after `delayMs` (the framework's job
+ * `fw.webhooks.deliver`); with QUEUE_CONNECTION=sync it runs the attempt before it returns.
+ */
+export type QueueAttempt = (deliveryId: string, delayMs: number) => Promise<void>;
+
+/** A queued attempt found its delivery being attempted by another worker: the queue tries again later. */
+export class DeliveryBusy extends Error {
+  constructor(id: string) {
+    super(`The webhook delivery ${id} is being attempted by another worker`);
+    this.name = 'DeliveryBusy';
+  }
 }
 
 /**
  * Outgoing webhooks: `send` records a delivery (so nothing is lost if the process stops) and
- * `deliverDue` makes the attempts that are due, each signed as Standard Webhooks says with the
+ * queues its first attempt; each attempt (a job on the app's queue) is signed as Standard Webhooks says with the
  * endpoint's secret, retried with exponential backoff on network errors, 5xx, 408 and 429,
  * failed at once on other answers and refused targets.
  */
@@ -42,6 +57,7 @@ export class Webhooks implements OutgoingWebhooks {
   constructor(
     private readonly deliveries: WebhookDeliveries,
     private readonly transport: WebhookTransport,
+    private readonly queueAttempt: QueueAttempt,
     private readonly secrets: EndpointSecrets,
     private readonly clock: Clock,
     private readonly random: RandomSource,
@@ -49,7 +65,7 @@ export class Webhooks implements OutgoingWebhooks {
     options: WebhooksOptions = {},
   ) {
     this.policy = options.policy ?? DEFAULT_RETRY_POLICY;
-    this.leaseMs = options.leaseMs ?? 120_000;
+    this.leaseMs = options.leaseMs ?? 60_000;
   }
 
   /**
@@ -66,6 +82,14 @@ export class Webhooks implements OutgoingWebhooks {
     const body = JSON.stringify({ type: event, timestamp: now.toISOString(), data });
     const id = `msg_${Buffer.from(this.random.bytes(16)).toString('base64url')}`;
     await this.deliveries.add({ id, url: checked.url.href, event, body, createdAt: now });
+    try {
+      await this.queueAttempt(id, 0);
+    } catch (error) {
+      // Recorded as failed, so `webhook:failed` shows it and `webhook:retry` can send it.
+      const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
+      await this.deliveries.record(id, failed(this.clock.now(), reason, null, null));
+      throw error;
+    }
     return { id };
   }
 
@@ -82,6 +106,18 @@ export class Webhooks implements OutgoingWebhooks {
     const claimed = await this.deliveries.claimDue(now, new Date(now.getTime() + this.leaseMs), limit, id);
     await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
     return Promise.all(claimed.map(async (delivery) => (await this.deliveries.find(delivery.id)) ?? delivery));
+  }
+
+  /**
+   * The queued job's work: one attempt of the delivery if it is due. Nothing when it is
+   * delivered, failed, or due later (a later job is queued for it); `DeliveryBusy` when
+   * another worker holds it, so the queue retries the job after that worker's lease.
+   */
+  async deliverQueued(id: string): Promise<void> {
+    const [attempted] = await this.deliverDue(1, id);
+    if (attempted !== undefined) return;
+    const found = await this.deliveries.find(id);
+    if (found?.status === 'pending' && (found.nextAttemptAt?.getTime() ?? 0) <= this.clock.now().getTime()) throw new DeliveryBusy(id);
   }
 
   private async attempt(delivery: WebhookDelivery): Promise<void> {
@@ -112,6 +148,11 @@ export class Webhooks implements OutgoingWebhooks {
         lastResponse,
         finishedAt: null,
       });
+      try {
+        await this.queueAttempt(delivery.id, decision.delayMs);
+      } catch (queueError) {
+        this.logger.error('webhook retry could not be queued; the delivery stays pending', { ...fields, error: queueError });
+      }
     } else {
       this.logger.warn('webhook delivery failed', { ...fields, error: decision.reason });
       await this.deliveries.record(delivery.id, failed(now, decision.reason, lastStatus, lastResponse));
