@@ -10,6 +10,7 @@ import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
 import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
 import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
 import { webhookCommands } from '../adapters/cli/commands/webhooks.js';
+import { makeNotificationCommand } from '../adapters/cli/commands/make-notification.js';
 import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
@@ -73,6 +74,7 @@ export function frameworkCommands(app: App): CliCommand[] {
         return { pruneExpired: () => store.pruneExpired(), store: services.config.cache.store };
       },
     }),
+    makeNotificationCommand({ root: () => app.root }),
     ...webhookCommands(async () => {
       const services = await app.services();
       return { deliveries: services.get(TOKENS.webhookDeliveries), webhooks: services.get(TOKENS.webhooks), clock: services.get(TOKENS.clock) };

@@ -60,6 +60,7 @@ import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-
 import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';
 import { SqlScheduleRuns } from '../adapters/persistence/mikro-orm/sql-schedule-runs.js';
 import { SqlWebhookDeliveries } from '../adapters/persistence/mikro-orm/sql-webhook-deliveries.js';
+import { SqlNotificationStore } from '../adapters/persistence/mikro-orm/sql-notification-store.js';
 import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 import type { Token } from './tokens.js';
@@ -189,6 +190,7 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.activityLog, [TOKENS.database], (db) => new SqlActivityLog(db.raw));
   provide(container, TOKENS.scheduleRuns, [TOKENS.database], (db) => new SqlScheduleRuns(db.raw));
   provide(container, TOKENS.webhookDeliveries, [TOKENS.database], (db) => new SqlWebhookDeliveries(db.raw));
+  provide(container, TOKENS.notificationStore, [TOKENS.database], (db) => new SqlNotificationStore(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
   provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).

@@ -66,3 +66,6 @@ export type { Backoff } from '../domain/queue/backoff.js';
 export { PermanentJobError } from '../adapters/worker/job-worker.js';
 export type { RunningJob } from '../adapters/worker/job-worker.js';
 export type { JobDispatcher, PendingDispatch, DispatchResult, DispatchTransaction } from '../application/queue/job-dispatcher.js';
+export { Notifications, defineNotification, NotificationDefinition } from './notifications.js';
+export type { NotificationSpec, Notifiable } from './notifications.js';
+export type { Notifier, NotificationToSend } from '../application/notifications/notifier.js';

@@ -66,6 +66,9 @@ import type { RecordActivity } from '../application/audit/record-activity.js';
 import type { ScheduleRuns } from '../ports/schedule-runs.js';
 import type { WebhookDeliveries } from '../ports/webhook-deliveries.js';
 import type { OutgoingWebhooks } from '../application/webhooks/webhooks.js';
+import type { NotificationStore } from '../ports/notification-store.js';
+import type { DeliverNotification } from '../application/notifications/deliver-notification.js';
+import type { Notifier } from '../application/notifications/notifier.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Transactions } from '../ports/transactions.js';
 import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
@@ -149,6 +152,10 @@ export const TOKENS = {
   webhookDeliveries: token<WebhookDeliveries>('WebhookDeliveries'),
   /** `webhooks.send(url, event, payload)`; working once the app called `outgoingWebhooks()`. */
   webhooks: token<OutgoingWebhooks>('Webhooks'),
+  notificationStore: token<NotificationStore>('NotificationStore'),
+  deliverNotification: token<DeliverNotification>('DeliverNotification'),
+  /** `notifier.send(userId, Notification.with(data))`; bound by the Notifications module. */
+  notifier: token<Notifier>('Notifier'),
   /** Where jobs wait (QUEUE_CONNECTION). */
   jobQueue: token<JobQueue>('JobQueue'),
   /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
