@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
+import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
@@ -121,7 +122,13 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     appLayers: parts.layers,
     provided: parts.provided,
     shares: parts.shares,
-    forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
+    forms: {
+      records: services.get(TOKENS.recordLookup),
+      passwords: services.get(TOKENS.passwordHasher),
+      formats: validatorFormatChecks,
+      // Until the pipeline's locale stage lands, messages are in APP_LOCALE.
+      lang: services.get(TOKENS.translator).lang(config.app.locale),
+    },
     maintenance: services.get(TOKENS.maintenance),
     xsrfCookie: parts.xsrfCookie,
     cacheStore: services.get(TOKENS.cacheStore),

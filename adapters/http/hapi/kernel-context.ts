@@ -216,7 +216,7 @@ export class KernelContext implements RequestContext {
   async valid<T>(schema: FormSchema<T>): Promise<T> {
     const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.body() ?? {});
     const user = this.signedIn === null ? null : { id: this.signedIn.id, passwordHash: this.signedIn.record.passwordHash };
-    const result = await validate(schema, input, { ...this.shared.forms, user });
+    const result = await validate(schema, input, { ...this.shared.forms, user, services: (key) => this.service(key) });
     if (result.kind === 'valid') return result.value;
     if (result.kind === 'forbidden') throw new HttpAbort(403, '');
     if (this.isApiClient || this.hx.request) {
