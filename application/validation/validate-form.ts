@@ -14,6 +14,8 @@ import type { Labels } from './labels.js';
 import { renderFailure } from './messages.js';
 import { shapeFailureKey } from './shape.js';
 import type { Shape } from './shape.js';
+import { applyDeclarations, renamesOf } from './declared.js';
+import type { FieldDeclarations } from './declared.js';
 import { Validator } from './validator.js';
 
 export interface FormDefinition<T> {
@@ -27,6 +29,8 @@ export interface FormDefinition<T> {
    * sent for fields that did not, plus any extra input (`password_confirmation`).
    */
   rules?(v: Validator, value: Partial<T> & Record<string, unknown>, context: FormContext): void | Promise<void>;
+  /** The declarative form of the rules (see `declared.ts`); runs with `rules` when both are given. */
+  fields?: FieldDeclarations;
   /** Checks across fields once everything else passed; add failures with `errors.add(field, message)`. */
   after?(value: T, errors: ErrorCollector, context: FormContext): void | Promise<void>;
   /** Field names in messages, by path (`address.city`, `tags.*`). */
@@ -39,13 +43,15 @@ export type ValidationResult<T> =
   | { kind: 'forbidden' };
 
 export async function validateForm<T>(form: FormDefinition<T>, input: unknown, context: FormContext): Promise<ValidationResult<T>> {
+  const renames = form.fields === undefined ? new Map<string, string>() : renamesOf(form.fields);
   const prepared = form.prepare === undefined ? input : form.prepare(input);
   if (form.authorize !== undefined && !(await form.authorize(context, prepared))) return { kind: 'forbidden' };
 
   const { lang } = context;
-  const labelOf = (field: string): string => labelFor(field, form.labels, lang);
+  const labelOf = (field: string): string => labelFor(inputPath(field, renames), form.labels, lang);
   const errors = new ErrorCollector();
-  const parsed = form.shape.parse(prepared);
+  // A renamed field arrives under its input name; the shape and `T` know the property.
+  const parsed = form.shape.parse(renames.size === 0 ? prepared : toProperties(prepared, renames));
   const unparsed = new Set<string>();
 
   if (!parsed.ok) {
@@ -63,15 +69,44 @@ export async function validateForm<T>(form: FormDefinition<T>, input: unknown, c
     }
   }
 
-  if (form.rules !== undefined) {
+  if (form.rules !== undefined || form.fields !== undefined) {
     const raw = isRecord(prepared) ? prepared : {};
     const values = parsed.ok ? (isRecord(parsed.value) ? { ...raw, ...parsed.value } : raw) : parsed.values;
     const validator = new Validator({ values, context, labelOf }, unparsed);
-    await form.rules(validator, values as Partial<T> & Record<string, unknown>, context);
+    if (form.fields !== undefined) applyDeclarations(validator, form.fields);
+    await form.rules?.(validator, values as Partial<T> & Record<string, unknown>, context);
     await validator.run(errors);
   }
-  if (!parsed.ok || !errors.isEmpty()) return { kind: 'invalid', errors: errors.toRecord() };
+  if (!parsed.ok || !errors.isEmpty()) return { kind: 'invalid', errors: toInputNames(errors.toRecord(), renames) };
 
   await form.after?.(parsed.value, errors, context);
-  return errors.isEmpty() ? { kind: 'valid', value: parsed.value } : { kind: 'invalid', errors: errors.toRecord() };
+  return errors.isEmpty() ? { kind: 'valid', value: parsed.value } : { kind: 'invalid', errors: toInputNames(errors.toRecord(), renames) };
+}
+
+/** A property's path as the input names it (`emailAddress.x` → `email.x` with `rename: 'email'`). */
+function inputPath(field: string, renames: ReadonlyMap<string, string>): string {
+  if (renames.size === 0) return field;
+  const [head = '', ...rest] = field.split('.');
+  const name = renames.get(head);
+  return name === undefined ? field : [name, ...rest].join('.');
+}
+
+function toProperties(input: unknown, renames: ReadonlyMap<string, string>): unknown {
+  if (!isRecord(input)) return input;
+  const copy: Record<string, unknown> = { ...input };
+  for (const [property, name] of renames) {
+    if (Object.hasOwn(copy, name)) copy[property] = copy[name];
+  }
+  return copy;
+}
+
+/** Errors of a renamed property (from the shape or `after`) go under the input name the form shows. */
+function toInputNames(errors: FieldErrors, renames: ReadonlyMap<string, string>): FieldErrors {
+  if (renames.size === 0) return errors;
+  const renamed: FieldErrors = {};
+  for (const [field, messages] of Object.entries(errors)) {
+    const key = inputPath(field, renames);
+    renamed[key] = [...(renamed[key] ?? []), ...messages];
+  }
+  return renamed;
 }

@@ -15,6 +15,8 @@ import type { Step } from './field-rules.js';
 import type { FormContext } from './form-context.js';
 import { renderFailure } from './messages.js';
 
+const NUMBER_RULES = new Set(['numeric', 'integer', 'decimal']);
+
 /** What the chains need from the form being validated; `validateForm` builds it. */
 export interface ValidatorScope {
   readonly values: unknown;
@@ -39,6 +41,11 @@ export class Validator {
     const chain = new FieldRules(path, given.length > 0 ? given[0] : readPath(this.scope.values, path));
     this.chains.push(chain);
     return chain;
+  }
+
+  /** A field's value (coerced when it parsed), by path relative to this validator. */
+  valueOf(name: string): unknown {
+    return readPath(this.scope.values, this.prefix + name);
   }
 
   /** The same rules for every item of a list, with errors on `tags.0`, `tags.1`. */
@@ -83,6 +90,7 @@ export class Validator {
         field: chain.name,
         formats: context.formats,
         other: (path) => readPath(this.scope.values, path),
+        numeric: chain.steps.some((step) => NUMBER_RULES.has(step.rule.name)),
       };
       const missing = isMissing(chain.value);
       for (const step of chain.steps) {

@@ -8,6 +8,11 @@ export interface RuleScope {
   /** Another field's value by dotted path; undefined when it was not sent. */
   other(path: string): unknown;
   readonly formats: FormatChecks;
+  /**
+   * The field also has a number rule (`numeric`, `integer`, `decimal`): size rules then read
+   * number text (`'12'` from a form or a CSV cell) as the number, as Laravel does.
+   */
+  readonly numeric?: boolean;
 }
 
 /**

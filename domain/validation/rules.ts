@@ -97,9 +97,17 @@ export const declined = (): Rule => rule('declined', (value) => bool(NO.has(valu
 // ---- size and compare ----
 
 /** A size rule: refuses values without a size (a checkbox, a group) as if they were text. */
+/** A value's size, reading number text as the number on a field with a number rule. */
+function measure(value: unknown, scope: RuleScope): ReturnType<typeof sizeOf> {
+  if (scope.numeric === true && typeof value === 'string' && value.length <= 400 && scope.formats.numeric(value.trim())) {
+    return { size: Number(value.trim()), unit: 'numeric' };
+  }
+  return sizeOf(value);
+}
+
 function sized(name: string, fits: (size: number) => boolean, params: Record<string, number>, countParam: string): Rule {
-  return rule(name, (value) => {
-    const measured = sizeOf(value);
+  return rule(name, (value, scope) => {
+    const measured = measure(value, scope);
     if (measured !== null && fits(measured.size)) return PASS;
     const unit: SizeUnit = measured?.unit ?? 'string';
     return fail(`validation.${name}.${unit}`, params, { count: params[countParam] ?? 0 });
@@ -117,8 +125,8 @@ export const between = (low: number, high: number): Rule => sized('between', (s)
  */
 function compared(name: 'gt' | 'gte' | 'lt' | 'lte', against: string | number, holdsFor: (a: number, b: number) => boolean): Rule {
   return rule(name, (value, scope) => {
-    const mine = sizeOf(value);
-    const theirs = typeof against === 'number' ? { size: against, unit: mine?.unit ?? 'numeric' } : sizeOf(scope.other(against));
+    const mine = measure(value, scope);
+    const theirs = typeof against === 'number' ? { size: against, unit: mine?.unit ?? 'numeric' } : measure(scope.other(against), scope);
     const unit: SizeUnit = mine?.unit ?? theirs?.unit ?? 'numeric';
     if (mine !== null && theirs !== null && mine.unit === theirs.unit && holdsFor(mine.size, theirs.size)) return PASS;
     const shown = theirs === null ? (typeof against === 'number' ? against : 0) : theirs.size;

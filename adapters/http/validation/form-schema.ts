@@ -1,4 +1,5 @@
 import type { Struct } from 'superstruct';
+import type { FieldDeclarations } from '../../../application/validation/declared.js';
 import type { ErrorCollector } from './errors.js';
 import type { FormContext } from './form-context.js';
 import type { Labels } from './labels.js';
@@ -21,6 +22,8 @@ export interface FormSchema<T> {
    * sent for fields that did not, plus any extra input (`password_confirmation`).
    */
   rules?(v: Validator, value: Partial<T> & Record<string, unknown>, context: FormContext): void | Promise<void>;
+  /** The declarative form of the rules: `{ email: { required: true, email: true } }` (see `declared.ts`). */
+  fields?: FieldDeclarations;
   /** Checks across fields once everything else passed; add failures with `errors.add(field, message)`. */
   after?(value: T, errors: ErrorCollector, context: FormContext): void | Promise<void>;
   /** Field names in messages, by path (`address.city`, `tags.*`); see `labels.ts`. */
