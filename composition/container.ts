@@ -58,8 +58,7 @@ import { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-accounts.js';
 import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';
-import { JsonTranslator } from '../adapters/lang/json-translator.js';
-import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
+import { createTranslator } from './views.js';
 import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 import type { Token } from './tokens.js';
@@ -228,12 +227,7 @@ export function buildContainer(parts: ContainerParts): Container {
   bindTwoFactor(container);
   provide(container, TOKENS.endOtherSessions, [TOKENS.userRepository, TOKENS.clock], (users, clock) => new EndOtherSessions(users, clock));
   // The spec's marker file: every process of the app on this machine sees the same one.
-  provide(
-    container,
-    TOKENS.translator,
-    [TOKENS.config],
-    (config) => new JsonTranslator([join(config.root, 'resources', 'lang'), join(FRAMEWORK_TEMPLATES, 'lang')], config.app.locale),
-  );
+  provide(container, TOKENS.translator, [TOKENS.config], (config) => createTranslator(config, config.root));
   provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));
   provide(
     container,

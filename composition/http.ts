@@ -91,7 +91,15 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
   return createHttpKernel({
     host: config.server.host,
     port: config.server.port,
-    app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
+    app: {
+      name: config.app.name,
+      env: config.app.env,
+      debug: config.app.debug,
+      url: config.app.url,
+      locale: config.app.locale,
+      timezone: config.app.timezone,
+      currency: config.app.currency,
+    },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
     requestTimeoutMs: config.http.requestTimeoutMs,

@@ -14,6 +14,10 @@ export interface AppInfo {
   debug: boolean;
   url: string;
   locale: string;
+  /** APP_TIMEZONE, read by the `date` filter. */
+  timezone?: string;
+  /** APP_CURRENCY, `app.currency` in views. */
+  currency?: string;
 }
 
 /** A value an app adds to every view: `App.share(name, ctx => value)`. */
