@@ -10,13 +10,17 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** The value at a dotted path (`address.city`, `tags.0`); undefined when any step is missing. */
 export function readPath(values: unknown, path: string): unknown {
+  // Most fields are top-level names: no split, no array (a form validates thousands a second).
+  if (!path.includes('.')) return step(values, path);
   let current = values;
-  for (const segment of path.split('.')) {
-    if (isRecord(current)) current = Object.hasOwn(current, segment) ? current[segment] : undefined;
-    else if (Array.isArray(current)) current = /^\d+$/u.test(segment) ? (current as unknown[])[Number(segment)] : undefined;
-    else return undefined;
-  }
+  for (const segment of path.split('.')) current = step(current, segment);
   return current;
+}
+
+function step(value: unknown, segment: string): unknown {
+  if (isRecord(value)) return Object.hasOwn(value, segment) ? value[segment] : undefined;
+  if (Array.isArray(value)) return /^\d+$/u.test(segment) ? (value as unknown[])[Number(segment)] : undefined;
+  return undefined;
 }
 
 /**
