@@ -220,7 +220,7 @@ export class KernelContext implements RequestContext {
     if (result.kind === 'valid') return result.value;
     if (result.kind === 'forbidden') throw new HttpAbort(403, '');
     if (this.isApiClient || this.hx.request) {
-      throw new StopWithReply(json({ message: 'The given data was invalid.', errors: result.errors }, 422));
+      throw new StopWithReply(json({ message: this.shared.forms.lang.t('validation.invalid'), errors: result.errors }, 422));
     }
     this.flashFormErrors(result.errors, schema.bag ?? 'default', input);
     throw new StopWithReply(combine(Redirect.back()));
