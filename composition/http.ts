@@ -93,6 +93,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
+    bodyMaxDepth: config.http.bodyMaxDepth,
     requestTimeoutMs: config.http.requestTimeoutMs,
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
