@@ -102,6 +102,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
+    bodyMaxDepth: config.http.bodyMaxDepth,
     requestTimeoutMs: config.http.requestTimeoutMs,
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),

@@ -1,4 +1,6 @@
 import { badRequest } from '@hapi/boom';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
+import { stateOf } from './request-state.js';
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import { matchRoute } from '../../../domain/routing/match.js';
@@ -54,6 +56,12 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
   const { frameworkStages, appLayers } = options;
   return async (request: Request, h: ResponseToolkit) => {
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
+    // Before anything reads the body (the method override, old input, validation, handlers):
+    // whatever walks it afterwards can rely on it being shallow.
+    if (!bodyDepthWithin(request.payload, options.shared.bodyMaxDepth)) {
+      stateOf(request).log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.shared.bodyMaxDepth });
+      throw badRequest(BODY_TOO_DEEP);
+    }
     // The path of the request target as sent (hapi's `request.path`), never `request.url`,
     // which hapi builds from the Host header: a Host like `a/admin?` would move the path.
     const path = request.path;

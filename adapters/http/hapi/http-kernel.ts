@@ -50,6 +50,8 @@ export interface HttpKernelOptions {
   /** APP_DEBUG on with APP_ENV=local: error pages show the request, the error and the template line. */
   debugPages: boolean;
   uploadMaxBytes: number;
+  /** BODY_MAX_DEPTH: arrays and objects nested deeper in a body are refused with a 400. */
+  bodyMaxDepth: number;
   requestTimeoutMs: number;
   trustedProxies: TrustedProxies;
   /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
@@ -151,7 +153,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const dispatch = dispatcher({
     table: options.table,
-    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
+    shared: { bodyMaxDepth: options.bodyMaxDepth, table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
     publicFiles,
     frameworkStages,
     appLayers: options.appLayers,
