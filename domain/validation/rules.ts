@@ -296,8 +296,11 @@ export const date = (): Rule => rule('date', (value, scope) => bool(timeOf(value
  * (a name that is no date: `after('starts_at')`). The domain reads no clock: pass "today".
  */
 function dated(name: 'before' | 'after' | 'afterOrEqual', when: Date | string, holdsFor: (a: number, b: number) => boolean): Rule {
+  // A fixed date is parsed once (the format checks arrive with the first value judged).
+  let fixed: number | null | undefined;
   return rule(name, (value, scope) => {
-    const direct = timeOf(when, scope.formats);
+    fixed ??= timeOf(when, scope.formats);
+    const direct = fixed;
     const other = direct ?? (typeof when === 'string' ? timeOf(scope.other(when), scope.formats) : null);
     const mine = timeOf(value, scope.formats);
     const passes = mine !== null && other !== null && holdsFor(mine, other);
