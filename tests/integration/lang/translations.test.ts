@@ -22,10 +22,11 @@ describe('the framework’s shipped languages', () => {
     }
   });
 
-  it('no text is left untranslated (a German text equal to the English one is a slip, unless it names no words)', () => {
+  it('no text is left untranslated (a German text equal to the English one is a slip, unless the word is the same)', () => {
+    const sameInBoth = new Set(['auth.field.name']);
     const en = readCatalog(join(FRAMEWORK_LANG, 'en.json'));
     const de = readCatalog(join(FRAMEWORK_LANG, 'de.json'));
-    expect(Object.keys(en).filter((key) => en[key] === de[key] && /[a-z]{3}/u.test(en[key] ?? ''))).toEqual([]);
+    expect(Object.keys(en).filter((key) => !sameInBoth.has(key) && en[key] === de[key] && /[a-z]{3}/u.test(en[key] ?? ''))).toEqual([]);
   });
 });
 
