@@ -323,7 +323,7 @@ export class App {
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
       provide(container, TOKENS.authMail, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
-        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
+        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;
