@@ -135,8 +135,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
       records: services.get(TOKENS.recordLookup),
       passwords: services.get(TOKENS.passwordHasher),
       formats: validatorFormatChecks,
-      // Until the pipeline's locale stage lands, messages are in APP_LOCALE.
-      lang: services.get(TOKENS.translator).lang(config.app.locale),
+      translator: services.get(TOKENS.translator),
     },
     maintenance: services.get(TOKENS.maintenance),
     xsrfCookie: parts.xsrfCookie,

@@ -71,7 +71,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   for (const key of session?.flashed() ?? []) if (!key.startsWith('_') && key !== TOASTS_KEY) flash[key] = session?.get(key);
 
   const globals: Record<string, unknown> = {
-    app: options.app,
+    app: { ...options.app, locale: ctx.locale },
     request: { path: ctx.path, query, route: ctx.route.name, htmx: ctx.hx.request, boosted: ctx.hx.boosted },
     auth: { check: ctx.user !== null, user: ctx.user?.forViews() ?? null },
     flash,
