@@ -42,6 +42,7 @@ import { viewsStage } from './stages/views.js';
 import { viewGlobals } from './view-globals.js';
 import type { AsyncRequestOrigin } from '../async-request-origin.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
+import type { AfterResponseWork } from '../after-response.js';
 
 export interface HttpKernelOptions {
   host: string;
@@ -52,6 +53,8 @@ export interface HttpKernelOptions {
   uploadMaxBytes: number;
   /** BODY_MAX_DEPTH: arrays and objects nested deeper in a body are refused with a 400. */
   bodyMaxDepth: number;
+  /** Runs what handlers leave for after their answers; the app's stop waits for it. */
+  afterResponse: AfterResponseWork;
   requestTimeoutMs: number;
   trustedProxies: TrustedProxies;
   /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
@@ -160,6 +163,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
     routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     send: { sealer, https },
     origin: options.origin,
+    afterResponse: options.afterResponse,
   });
   server.route({
     method: '*',

@@ -162,6 +162,13 @@ export class KernelContext implements RequestContext {
     return stateOf(this.request).requestId;
   }
 
+  /** What `afterResponse` was given, run by the dispatcher once the answer is written. */
+  readonly afterResponseTasks: (() => Promise<void>)[] = [];
+
+  afterResponse(task: () => Promise<void>): void {
+    this.afterResponseTasks.push(task);
+  }
+
   get log(): Logger {
     return stateOf(this.request).log;
   }
