@@ -10,7 +10,7 @@
 import * as rules from '../../domain/validation/rules.js';
 import type { Condition } from '../../domain/validation/rules.js';
 import type { Rule, RuleScope } from '../../domain/validation/rule.js';
-import type { Dimensions } from '../../domain/validation/uploaded-file.js';
+import type { DimensionConstraints, Dimensions } from '../../domain/validation/uploaded-file.js';
 import type { Verdict } from '../../domain/validation/verdict.js';
 import { fail } from '../../domain/validation/verdict.js';
 import type { FormContext } from './form-context.js';
@@ -132,7 +132,7 @@ export class FieldRules {
   file(): this { return this.add(rules.file()); }
   image(): this { return this.add(rules.image()); }
   mimes(...kinds: string[]): this { return this.add(rules.mimes(kinds)); }
-  dimensions(bounds: Dimensions): this { return this.add(rules.dimensions(bounds)); }
+  dimensions(bounds: Dimensions | DimensionConstraints): this { return this.add(rules.dimensions(bounds)); }
 
   // ---- database ----
   /**

@@ -7,12 +7,12 @@
  * `.array`, `.file`) and a count so the language picks singular or plural.
  */
 import type { Rule, RuleScope } from './rule.js';
-import { IMAGE_TYPES, MIME_TYPES_BY_EXTENSION, isUploadedFile } from './uploaded-file.js';
+import { Dimensions, fitsDimensions, isImage, isUploadedFile, matchesTypes } from './uploaded-file.js';
 import { isMissing, sameValue, sizeOf } from './values.js';
 import type { SizeUnit } from './values.js';
 import { fail } from './verdict.js';
 import type { FormatChecks } from './format-checks.js';
-import type { Dimensions } from './uploaded-file.js';
+import type { DimensionConstraints } from './uploaded-file.js';
 import type { ParamValue, Verdict } from './verdict.js';
 
 const PASS = null;
@@ -318,16 +318,17 @@ export const afterOrEqual = (when: Date | string): Rule => dated('afterOrEqual',
 
 export const file = (): Rule => rule('file', (value) => bool(isUploadedFile(value), 'validation.file'));
 
-export const image = (): Rule => rule('image', (value) => bool(isUploadedFile(value) && IMAGE_TYPES.includes(value.mimeType), 'validation.image'));
+export const image = (): Rule => rule('image', (value) => bool(isUploadedFile(value) && isImage(value), 'validation.image'));
 
-/** An upload whose sniffed type is one of the extensions' (`['jpg', 'png']`) or a type given as such (`'image/png'`). */
-export const mimes = (kinds: readonly string[]): Rule => {
-  const accepted = new Set(kinds.flatMap((kind) => (kind.includes('/') ? [kind] : (MIME_TYPES_BY_EXTENSION[kind.toLowerCase()] ?? []))));
-  return rule('mimes', (value) => bool(isUploadedFile(value) && accepted.has(value.mimeType), 'validation.mimes', { values: kinds.join(', ') }));
+/** An upload whose sniffed type is one of these, by extension (`jpg`, `png`) or media type (`image/*`). */
+export const mimes = (kinds: readonly string[]): Rule =>
+  rule('mimes', (value) => bool(isUploadedFile(value) && matchesTypes(value, kinds), 'validation.mimes', { values: kinds.join(', ') }));
+
+/** An image whose header size meets the bounds (`new Dimensions().minWidth(100)` or a plain object). */
+export const dimensions = (bounds: Dimensions | DimensionConstraints): Rule => {
+  const constraints = bounds instanceof Dimensions ? bounds.constraints : bounds;
+  return rule('dimensions', (value) => bool(isUploadedFile(value) && fitsDimensions(value, constraints), 'validation.dimensions'));
 };
-
-export const dimensions = (bounds: Dimensions): Rule =>
-  rule('dimensions', (value) => bool(isUploadedFile(value) && value.imageSize !== null && bounds.fits(value.imageSize), 'validation.dimensions'));
 
 // ---- custom ----
 

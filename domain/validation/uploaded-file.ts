@@ -1,64 +1,104 @@
 /**
- * What the file rules (`image`, `mimes`, `dimensions`, `max(size)`) need to know about an
- * upload. The multipart adapter's `Upload` values fill it; the rules never read the bytes:
- * the type is the one sniffed from the content (not the client's Content-Type), and the
- * image size is read from the header by the adapter that made the upload.
+ * What the file rules (`image`, `mimes`, `dimensions`, `max(size)`) may know about an upload:
+ * facts read from its bytes when it arrived, never the client's word. The multipart adapter's
+ * `Upload` values carry them (structurally: any value of this shape is judged).
+ *
+ * Coordination note: this interface and its helpers have the same shape and meaning as
+ * `domain/uploads/uploaded-file.ts` of the uploads work (branch `storage`), which defines
+ * `Upload`; when both are merged, this file becomes a re-export of that one.
  */
-export interface UploadedFile {
-  readonly kind: 'upload';
-  /** As the client named it; shown, never trusted. */
-  readonly originalName: string;
-  /** In bytes. */
-  readonly size: number;
-  /** Sniffed from the bytes (`image/png`); `application/octet-stream` when unknown. */
-  readonly mimeType: string;
-  /** Width and height from an image header; null for a file that is no (readable) image. */
-  readonly imageSize: { readonly width: number; readonly height: number } | null;
+export interface ImageDimensions {
+  readonly width: number;
+  readonly height: number;
 }
 
+export interface UploadedFile {
+  /** The name the client sent; shown, never used as a path. */
+  readonly originalName: string;
+  /** Bytes received. */
+  readonly size: number;
+  /** The media type sniffed from the first bytes (`image/png`); null when the bytes match no known type. */
+  readonly sniffedType: string | null;
+  /** The extension of the sniffed type (`png`, `jpg`); null with it. */
+  readonly sniffedExtension: string | null;
+  /** Width and height read from an image's header; null for anything that is not a raster image. */
+  readonly dimensions: ImageDimensions | null;
+}
+
+/** Whether a value is an uploaded file (a form field that held a file, not text). */
 export function isUploadedFile(value: unknown): value is UploadedFile {
   if (typeof value !== 'object' || value === null) return false;
-  const file = value as Record<string, unknown>;
-  return file['kind'] === 'upload' && typeof file['size'] === 'number' && typeof file['mimeType'] === 'string';
+  const file = value as Partial<Record<keyof UploadedFile, unknown>>;
+  return typeof file.originalName === 'string' && typeof file.size === 'number' && (file.sniffedType === null || typeof file.sniffedType === 'string');
 }
 
-/** File name extensions the `mimes` rule accepts, by the sniffed type that proves them. */
-export const MIME_TYPES_BY_EXTENSION: Readonly<Record<string, readonly string[]>> = {
-  jpg: ['image/jpeg'],
-  jpeg: ['image/jpeg'],
-  png: ['image/png'],
-  gif: ['image/gif'],
-  webp: ['image/webp'],
-  bmp: ['image/bmp'],
-  svg: ['image/svg+xml'],
-  avif: ['image/avif'],
-  pdf: ['application/pdf'],
-  txt: ['text/plain'],
-  csv: ['text/csv', 'text/plain'],
-  json: ['application/json'],
-  zip: ['application/zip'],
-  xlsx: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-  docx: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  mp3: ['audio/mpeg'],
-  mp4: ['video/mp4'],
-};
+/** Laravel's `image` rule: jpg, png, gif, bmp, webp, by their bytes. SVG is not one: it carries script. */
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/webp']);
 
-/** The types `image()` accepts (as Laravel: jpg, png, gif, bmp, svg, webp, plus avif). */
-export const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/svg+xml', 'image/webp', 'image/avif'];
+export function isImage(file: UploadedFile): boolean {
+  return file.sniffedType !== null && IMAGE_TYPES.has(file.sniffedType);
+}
 
-/** Bounds for `dimensions(...)`, built fluently: `new Dimensions().minWidth(100).ratio(3 / 2)`. */
+/** Names that mean the same sniffed extension (`mimes('jpeg')` accepts what sniffs as `jpg`). */
+const SAME_EXTENSION: Readonly<Record<string, string>> = { jpeg: 'jpg', jpe: 'jpg', tiff: 'tif', htm: 'html', mpeg: 'mpg' };
+
+function canonicalExtension(extension: string): string {
+  const lower = extension.trim().toLowerCase().replace(/^\./u, '');
+  return SAME_EXTENSION[lower] ?? lower;
+}
+
+/**
+ * `mimes('jpg', 'png', 'pdf')`: the sniffed type is one of these, by extension or by full
+ * media type (`application/pdf`, `image/*`). A file whose bytes match no known type matches
+ * only `txt` and `csv`, which have no signature to sniff.
+ */
+export function matchesTypes(file: UploadedFile, allowed: readonly string[]): boolean {
+  for (const entry of allowed) {
+    const wanted = entry.trim().toLowerCase();
+    if (wanted.includes('/')) {
+      if (file.sniffedType === null) continue;
+      if (wanted.endsWith('/*') ? file.sniffedType.startsWith(wanted.slice(0, -1)) : file.sniffedType === wanted) return true;
+      continue;
+    }
+    const extension = canonicalExtension(wanted);
+    if (file.sniffedExtension === null ? extension === 'txt' || extension === 'csv' : canonicalExtension(file.sniffedExtension) === extension) return true;
+  }
+  return false;
+}
+
+/** The `dimensions` rule's constraints (Laravel's names, in TypeScript's case). */
+export interface DimensionConstraints {
+  readonly width?: number;
+  readonly height?: number;
+  readonly minWidth?: number;
+  readonly maxWidth?: number;
+  readonly minHeight?: number;
+  readonly maxHeight?: number;
+  /** width / height, e.g. 3 / 2; compared with a tolerance of 1/1000. */
+  readonly ratio?: number;
+}
+
+/** Whether an image's header dimensions meet every constraint; a file with no dimensions meets none. */
+export function fitsDimensions(file: UploadedFile, constraints: DimensionConstraints): boolean {
+  const size = file.dimensions;
+  if (size === null) return false;
+  const { width, height } = size;
+  if (constraints.width !== undefined && width !== constraints.width) return false;
+  if (constraints.height !== undefined && height !== constraints.height) return false;
+  if (constraints.minWidth !== undefined && width < constraints.minWidth) return false;
+  if (constraints.maxWidth !== undefined && width > constraints.maxWidth) return false;
+  if (constraints.minHeight !== undefined && height < constraints.minHeight) return false;
+  if (constraints.maxHeight !== undefined && height > constraints.maxHeight) return false;
+  if (constraints.ratio !== undefined && (height === 0 || Math.abs(width / height - constraints.ratio) > 1 / 1000)) return false;
+  return true;
+}
+
+/**
+ * The spec's `Dimensions::new().min_width(n)` as a builder: `new Dimensions().minWidth(100).ratio(3 / 2)`.
+ * A plain `DimensionConstraints` object works as well.
+ */
 export class Dimensions {
-  constructor(
-    readonly bounds: Readonly<{
-      minWidth?: number;
-      maxWidth?: number;
-      minHeight?: number;
-      maxHeight?: number;
-      width?: number;
-      height?: number;
-      ratio?: number;
-    }> = {},
-  ) {}
+  constructor(readonly constraints: DimensionConstraints = {}) {}
 
   minWidth(n: number): Dimensions { return this.with({ minWidth: n }); }
   maxWidth(n: number): Dimensions { return this.with({ maxWidth: n }); }
@@ -66,23 +106,9 @@ export class Dimensions {
   maxHeight(n: number): Dimensions { return this.with({ maxHeight: n }); }
   width(n: number): Dimensions { return this.with({ width: n }); }
   height(n: number): Dimensions { return this.with({ height: n }); }
-  /** Width divided by height, e.g. `3 / 2`; compared to 1/100. */
   ratio(r: number): Dimensions { return this.with({ ratio: r }); }
 
-  fits(size: { width: number; height: number }): boolean {
-    const b = this.bounds;
-    const { width, height } = size;
-    if (b.width !== undefined && width !== b.width) return false;
-    if (b.height !== undefined && height !== b.height) return false;
-    if (b.minWidth !== undefined && width < b.minWidth) return false;
-    if (b.maxWidth !== undefined && width > b.maxWidth) return false;
-    if (b.minHeight !== undefined && height < b.minHeight) return false;
-    if (b.maxHeight !== undefined && height > b.maxHeight) return false;
-    if (b.ratio !== undefined && (height === 0 || Math.abs(width / height - b.ratio) > 0.01)) return false;
-    return true;
-  }
-
-  private with(more: Dimensions['bounds']): Dimensions {
-    return new Dimensions({ ...this.bounds, ...more });
+  private with(more: DimensionConstraints): Dimensions {
+    return new Dimensions({ ...this.constraints, ...more });
   }
 }

@@ -86,7 +86,13 @@ const hostile = fc.oneof(
   fc.double(),
   fc.constantFrom('x'.repeat(1_000_000), '1'.repeat(100_000), '['.repeat(50_000), '{"a":'.repeat(20_000), '\u0000', '\uD800', NaN, -0, Infinity),
   fc.constant(nested(5_000)),
-  fc.record({ kind: fc.constant('upload'), size: fc.double(), mimeType: fc.string(), imageSize: fc.oneof(fc.constant(null), fc.record({ width: fc.double(), height: fc.double() })) }),
+  fc.record({
+    originalName: fc.string(),
+    size: fc.double(),
+    sniffedType: fc.oneof(fc.constant(null), fc.string()),
+    sniffedExtension: fc.oneof(fc.constant(null), fc.string()),
+    dimensions: fc.oneof(fc.constant(null), fc.record({ width: fc.double(), height: fc.double() })),
+  }),
 );
 
 function nested(depth: number): unknown {

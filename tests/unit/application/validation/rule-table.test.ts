@@ -24,15 +24,16 @@ interface Row {
 const x = (chain: (rules: FieldRules) => void) => (v: Validator) => chain(v.field('x'));
 
 const upload = (overrides: Partial<UploadedFile>): UploadedFile => ({
-  kind: 'upload',
   originalName: 'photo.png',
   size: 2048,
-  mimeType: 'image/png',
-  imageSize: { width: 100, height: 50 },
+  sniffedType: 'image/png',
+  sniffedExtension: 'png',
+  dimensions: { width: 100, height: 50 },
   ...overrides,
 });
 const png = upload({});
-const pdf = upload({ originalName: 'photo.png', mimeType: 'application/pdf', imageSize: null });
+// Named .png by the client, but its bytes are a PDF: the rules go by the bytes.
+const pdf = upload({ originalName: 'photo.png', sniffedType: 'application/pdf', sniffedExtension: 'pdf', dimensions: null });
 
 /** Groups and rule names exactly as the spec's table lists them. */
 const TABLE: Record<string, Record<string, Row>> = {
@@ -286,7 +287,7 @@ const TABLE: Record<string, Record<string, Row>> = {
     dimensions: {
       rules: x((r) => r.dimensions(new Dimensions().minWidth(100))),
       pass: { x: png },
-      fail: { x: upload({ imageSize: { width: 99, height: 50 } }) },
+      fail: { x: upload({ dimensions: { width: 99, height: 50 } }) },
       en: 'The x field has invalid image dimensions.',
       de: 'Das Feld x hat ungültige Bildmaße.',
     },
@@ -371,4 +372,19 @@ it('has a row for every rule the spec lists', () => {
   for (const [group, names] of Object.entries(spec)) {
     expect(Object.keys(TABLE[group] ?? {})).toEqual(expect.arrayContaining(names.split(' ')));
   }
+});
+
+describe('file rules go by the sniffed bytes, not the client’s name or type', () => {
+  it.each<[string, (r: FieldRules) => void, UploadedFile, boolean]>([
+    ['an SVG is no image (it carries script)', (r) => r.image(), upload({ sniffedType: 'image/svg+xml', sniffedExtension: 'svg', dimensions: null }), false],
+    ['jpeg names what sniffs as jpg', (r) => r.mimes('jpeg'), upload({ sniffedType: 'image/jpeg', sniffedExtension: 'jpg' }), true],
+    ['a media type wildcard', (r) => r.mimes('image/*'), png, true],
+    ['unknown bytes pass only as txt or csv', (r) => r.mimes('csv'), upload({ sniffedType: null, sniffedExtension: null, dimensions: null }), true],
+    ['unknown bytes are no pdf', (r) => r.mimes('pdf'), upload({ sniffedType: null, sniffedExtension: null, dimensions: null }), false],
+    ['dimensions as a plain object, ratio 2:1', (r) => r.dimensions({ ratio: 2 }), png, true],
+    ['max(size) counts kilobytes of 1024 bytes', (r) => r.max(2), upload({ size: 2049 }), false],
+  ])('%s', async (_name, chain, file, passes) => {
+    const errors = await errorsOf({ x: file }, x(chain));
+    expect(errors['x'] === undefined).toBe(passes);
+  });
 });
