@@ -316,7 +316,6 @@ describe('APP_TIMEZONE and SCHEDULER (the scheduler)', () => {
   it.each([
     [undefined, 'UTC'],
     ['Europe/Berlin', 'Europe/Berlin'],
-    ['america/new_york', 'America/New_York'],
     ['UTC', 'UTC'],
   ])('APP_TIMEZONE %s gives %s', (value, expected) => {
     expect(parseConfig(value === undefined ? { APP_KEY: key } : { APP_KEY: key, APP_TIMEZONE: value }, '/app').app.timezone).toBe(expected);
@@ -333,5 +332,26 @@ describe('APP_TIMEZONE and SCHEDULER (the scheduler)', () => {
     ['true', true],
   ])('SCHEDULER %s gives %s', (value, expected) => {
     expect(parseConfig(value === undefined ? { APP_KEY: key } : { APP_KEY: key, SCHEDULER: value }, '/app').scheduler.enabled).toBe(expected);
+  });
+});
+
+describe('APP_TIMEZONE and APP_CURRENCY', () => {
+  const key = `base64:${Buffer.alloc(32, 3).toString('base64')}`;
+
+  it('default to UTC and USD', () => {
+    const { app } = parseConfig({ APP_KEY: key }, '/app');
+    expect([app.timezone, app.currency]).toEqual(['UTC', 'USD']);
+  });
+
+  it('take an IANA zone and an ISO 4217 code', () => {
+    const { app } = parseConfig({ APP_KEY: key, APP_TIMEZONE: 'Europe/Berlin', APP_CURRENCY: 'EUR' }, '/app');
+    expect([app.timezone, app.currency]).toEqual(['Europe/Berlin', 'EUR']);
+  });
+
+  it.each([
+    ['APP_TIMEZONE', 'Mars/Olympus', /APP_TIMEZONE must be a time zone/u],
+    ['APP_CURRENCY', 'euro', /APP_CURRENCY must be a currency code/u],
+  ])('refuses %s=%j in one line', (name, value, message) => {
+    expect(() => parseConfig({ APP_KEY: key, [name]: value }, '/app')).toThrow(message);
   });
 });
