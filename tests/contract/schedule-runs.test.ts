@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryScheduleRuns } from '../../adapters/persistence/memory/in-memory-schedule-runs.js';
-import { openDatabase } from '../../adapters/persistence/mikro-orm/database.js';
-import type { Database } from '../../adapters/persistence/mikro-orm/database.js';
 import { SqlScheduleRuns } from '../../adapters/persistence/mikro-orm/sql-schedule-runs.js';
-import { FRAMEWORK_ROOT } from '../../composition/app.js';
-import { parseConfig } from '../../composition/config.js';
 import type { ScheduleClaim, ScheduleRuns } from '../../ports/schedule-runs.js';
-import { TEST_APP_KEY, useEngines } from '../support/databases.js';
-import { useMigratedDatabase } from '../support/migrated-database.js';
+import { useEngines } from '../support/databases.js';
+import { useMigratedDatabase, useSecondPool } from '../support/migrated-database.js';
 
 const T0 = new Date('2026-11-24T12:00:00.000Z');
 const sec = (n: number) => new Date(T0.getTime() + n * 1000);
@@ -95,17 +91,10 @@ scheduleRunsContract('memory', () => Promise.resolve({ runs: new InMemorySchedul
 for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(engine.name, () => {
     const db = useMigratedDatabase(engine);
-    let second: Database | null = null;
-    beforeAll(async () => {
-      second = await openDatabase(parseConfig({ APP_KEY: TEST_APP_KEY, DATABASE_URL: engine.url() }, FRAMEWORK_ROOT).database);
-    });
-    afterAll(async () => {
-      await second?.close();
-    });
+    const second = useSecondPool(engine);
     scheduleRunsContract(`SQL on ${engine.name}`, async () => {
       await db().raw.session((sql) => sql.exec('DELETE FROM schedule_runs'));
-      if (second === null) throw new Error('the second pool is opened in beforeAll');
-      return { runs: new SqlScheduleRuns(db().raw), sibling: new SqlScheduleRuns(second.raw) };
+      return { runs: new SqlScheduleRuns(db().raw), sibling: new SqlScheduleRuns(second().raw) };
     });
   });
 }
