@@ -1,6 +1,6 @@
 import { GuardedWebhookTransport } from '../adapters/outbound-http/guarded-webhook-transport.js';
 import { object, string } from 'superstruct';
-import type { EndpointSecrets, OutgoingWebhooks, QueueAttempt } from '../application/webhooks/webhooks.js';
+import type { EndpointSecrets, OutgoingWebhooks, WebhookQueue } from '../application/webhooks/webhooks.js';
 import { Webhooks } from '../application/webhooks/webhooks.js';
 import { Backoffs } from '../domain/queue/backoff.js';
 import { derivedEndpointSecret } from '../domain/webhooks/signature.js';
@@ -45,10 +45,17 @@ export function bindWebhooks(container: Container, config: Config, enabled: Outg
     TOKENS.webhooks,
     [TOKENS.webhookDeliveries, TOKENS.jobs, TOKENS.clock, TOKENS.random, TOKENS.logger],
     (deliveries, jobs, clock, random, logger) => {
-      const queueAttempt: QueueAttempt = async (id, delayMs) => {
-        await jobs.dispatch(DeliverWebhook.with({ id })).delay(delayMs);
+      const queue: WebhookQueue = {
+        first: (delivery) =>
+          jobs.transaction(async (tx) => {
+            await deliveries.add(delivery, tx);
+            await tx.dispatch(DeliverWebhook.with({ id: delivery.id }));
+          }),
+        async retry(id, delayMs) {
+          await jobs.dispatch(DeliverWebhook.with({ id })).delay(delayMs);
+        },
       };
-      return new Webhooks(deliveries, transport, queueAttempt, secrets, clock, random, logger.child({ webhooks: true }));
+      return new Webhooks(deliveries, transport, queue, secrets, clock, random, logger.child({ webhooks: true }));
     },
   );
 }

@@ -1,3 +1,5 @@
+import type { TransactionStatements } from './job-queue.js';
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface NewDelivery {
@@ -35,7 +37,8 @@ export interface AttemptRecord {
  * once the lease has run out.
  */
 export interface WebhookDeliveries {
-  add(delivery: NewDelivery): Promise<void>;
+  /** Adds it pending and due now; `within` a transaction the caller opened, when given (the outbox). */
+  add(delivery: NewDelivery, within?: TransactionStatements): Promise<void>;
   /**
    * Up to `limit` pending deliveries due by `now` and not leased, each with its attempt count
    * raised by one and leased until `leaseUntil`; or the one named by `id` if it is such.

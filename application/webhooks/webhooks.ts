@@ -5,7 +5,7 @@ import { checkWebhookUrl } from '../../domain/webhooks/target-guard.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import type { WebhookDeliveries, WebhookDelivery } from '../../ports/webhook-deliveries.js';
+import type { NewDelivery, WebhookDeliveries, WebhookDelivery } from '../../ports/webhook-deliveries.js';
 import type { WebhookTransport } from '../../ports/webhook-transport.js';
 
 /** The `whsec_…` secret of an endpoint: the app's own lookup, or one derived from APP_KEY. */
@@ -31,10 +31,15 @@ export interface OutgoingWebhooks {
 }
 
 /**
- * Puts an attempt of a delivery on the job queue, to run after `delayMs` (the framework's job
- * `fw.webhooks.deliver`); with QUEUE_CONNECTION=sync it runs the attempt before it returns.
+ * Attempts of deliveries on the job queue (the framework's job `fw.webhooks.deliver`); with
+ * QUEUE_CONNECTION=sync an attempt runs before the call returns.
  */
-export type QueueAttempt = (deliveryId: string, delayMs: number) => Promise<void>;
+export interface WebhookQueue {
+  /** Writes the delivery and queues its first attempt in one database transaction: both or neither. */
+  first(delivery: NewDelivery): Promise<void>;
+  /** Queues another attempt, to run after `delayMs`. */
+  retry(deliveryId: string, delayMs: number): Promise<void>;
+}
 
 /** A queued attempt found its delivery being attempted by another worker: the queue tries again later. */
 export class DeliveryBusy extends Error {
@@ -57,7 +62,7 @@ export class Webhooks implements OutgoingWebhooks {
   constructor(
     private readonly deliveries: WebhookDeliveries,
     private readonly transport: WebhookTransport,
-    private readonly queueAttempt: QueueAttempt,
+    private readonly queue: WebhookQueue,
     private readonly secrets: EndpointSecrets,
     private readonly clock: Clock,
     private readonly random: RandomSource,
@@ -81,15 +86,9 @@ export class Webhooks implements OutgoingWebhooks {
     const data: unknown = payload === undefined ? null : payload;
     const body = JSON.stringify({ type: event, timestamp: now.toISOString(), data });
     const id = `msg_${Buffer.from(this.random.bytes(16)).toString('base64url')}`;
-    await this.deliveries.add({ id, url: checked.url.href, event, body, createdAt: now });
-    try {
-      await this.queueAttempt(id, 0);
-    } catch (error) {
-      // Recorded as failed, so `webhook:failed` shows it and `webhook:retry` can send it.
-      const reason = `could not be queued: ${error instanceof Error ? error.message : String(error)}`;
-      await this.deliveries.record(id, failed(this.clock.now(), reason, null, null));
-      throw error;
-    }
+    // The row and its job commit together: no delivery without a job to send it, and no job
+    // for a delivery that was rolled back.
+    await this.queue.first({ id, url: checked.url.href, event, body, createdAt: now });
     return { id };
   }
 
@@ -149,7 +148,7 @@ export class Webhooks implements OutgoingWebhooks {
         finishedAt: null,
       });
       try {
-        await this.queueAttempt(delivery.id, decision.delayMs);
+        await this.queue.retry(delivery.id, decision.delayMs);
       } catch (queueError) {
         this.logger.error('webhook retry could not be queued; the delivery stays pending', { ...fields, error: queueError });
       }

@@ -1,3 +1,4 @@
+import type { TransactionStatements } from '../../../ports/job-queue.js';
 import type { AttemptRecord, DeliveryStatus, NewDelivery, WebhookDeliveries, WebhookDelivery } from '../../../ports/webhook-deliveries.js';
 import { dateFromColumn } from './column-date.js';
 import type { DateColumn } from './column-date.js';
@@ -35,17 +36,11 @@ const CLAIM = {
 export class SqlWebhookDeliveries implements WebhookDeliveries {
   constructor(private readonly raw: RawSql) {}
 
-  async add(delivery: NewDelivery): Promise<void> {
-    await this.raw.session((sql) =>
-      sql.query("INSERT INTO webhook_deliveries (id, url, event, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)", [
-        delivery.id,
-        delivery.url,
-        delivery.event,
-        delivery.body,
-        delivery.createdAt,
-        delivery.createdAt,
-      ]),
-    );
+  async add(delivery: NewDelivery, within?: TransactionStatements): Promise<void> {
+    const insert = "INSERT INTO webhook_deliveries (id, url, event, body, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', 0, ?, ?)";
+    const params = [delivery.id, delivery.url, delivery.event, delivery.body, delivery.createdAt, delivery.createdAt];
+    if (within !== undefined) await within.query(insert, params);
+    else await this.raw.session((sql) => sql.query(insert, params));
   }
 
   async claimDue(now: Date, leaseUntil: Date, limit: number, id?: string): Promise<WebhookDelivery[]> {
