@@ -15,6 +15,7 @@ import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
 import { FrameworkError } from '../domain/shared/errors.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { PUBLIC_DISK_PATH, storageSettings } from './storage.js';
 
 /** What the App contributes to its HTTP kernel besides configuration and services. */
 export interface HttpParts {
@@ -128,5 +129,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     rateLimiters: parts.rateLimiters,
     records: services.get(TOKENS.recordFinder),
     webhooks: parts.webhooks,
+    storage: services.get(TOKENS.storage),
+    publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storageSettings(config).publicRoot }],
   });
 }
