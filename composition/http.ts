@@ -131,5 +131,6 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     webhooks: parts.webhooks,
     storage: services.get(TOKENS.storage),
     publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storageSettings(config).publicRoot }],
+    uploadTempDir: storageSettings(config).uploadTempDir,
   });
 }

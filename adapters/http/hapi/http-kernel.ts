@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Hapi from '@hapi/hapi';
 import type { Server } from '@hapi/hapi';
 import Inert from '@hapi/inert';
@@ -43,6 +45,7 @@ import { viewGlobals } from './view-globals.js';
 import { storageRoutes } from '../storage/storage-routes.js';
 import type { StorageRouteOptions } from '../storage/storage-routes.js';
 import { storageUrl } from '../storage/storage-url.js';
+import { uploadStage } from '../uploads/hapi-uploads.js';
 import type { AsyncRequestOrigin } from '../async-request-origin.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
 
@@ -96,6 +99,8 @@ export interface HttpKernelOptions {
   /** The storage disks: local public files served under their path, temporary links, `storage_url()`. */
   storage?: StorageRouteOptions['storage'];
   publicStorage?: StorageRouteOptions['publicFolders'];
+  /** Where uploads wait while their request runs (UPLOAD_TMP_DIR); the system's temporary folder by default. */
+  uploadTempDir?: string;
 }
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow:\n';
@@ -146,6 +151,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
+  uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads') });
   if (storage !== undefined) storageRoutes(server, { storage, publicFolders: options.publicStorage ?? [], signing: { key: options.keys.signedUrls, clock: options.clock } });
 
   const driver =
