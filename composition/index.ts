@@ -55,7 +55,7 @@ export type { HttpClient } from '../ports/http-client.js';
 export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
 // Files: uploads, storage disks and the checks the file rules make.
-export { Upload } from '../adapters/http/uploads/upload.js';
+export { Upload, uploadIn, uploadsIn } from '../adapters/http/uploads/upload.js';
 export { readImageDimensions } from '../adapters/http/uploads/file-facts.js';
 export type { Storage, StorageDisk, StoredObject } from '../ports/storage.js';
 export { safeStorageKey, checkStorageKey, UnsafeStorageKey } from '../domain/storage/storage-key.js';

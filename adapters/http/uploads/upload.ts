@@ -81,3 +81,15 @@ export function displayName(raw: string): string {
   const cleaned = (raw.split(/[\\/]/u).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu, '').trim();
   return Array.from(cleaned).slice(0, 255).join('');
 }
+
+/** The one file sent in form field `name` (the first, when several were), or null: `uploadIn(ctx.body(), 'photo')`. */
+export function uploadIn(body: unknown, name: string): Upload | null {
+  return uploadsIn(body, name)[0] ?? null;
+}
+
+/** Every file sent in form field `name` (`<input type="file" multiple>`), in the order sent. */
+export function uploadsIn(body: unknown, name: string): Upload[] {
+  if (typeof body !== 'object' || body === null || !Object.hasOwn(body, name)) return [];
+  const value: unknown = (body as Record<string, unknown>)[name];
+  return (Array.isArray(value) ? value : [value]).filter((item): item is Upload => item instanceof Upload);
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../../../../adapters/http/uploads/multipart.js';
-import { Upload } from '../../../../adapters/http/uploads/upload.js';
+import { Upload, uploadIn, uploadsIn } from '../../../../adapters/http/uploads/upload.js';
 import { gifBytes, multipartBody } from '../../../support/images.js';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'fw-multipart-'));
@@ -28,6 +28,9 @@ describe('the multipart parser over any byte stream', () => {
     const [first] = parsed.uploads;
     expect([first?.originalName, first?.size, first?.sniffedType, first?.dimensions]).toEqual(['p.gif', gif.length, 'image/gif', { width: 3, height: 4 }]);
     expect(readFileSync(first?.path ?? '')).toEqual(gif);
+    expect(uploadIn(parsed.fields, 'photo')).toBe(first);
+    expect(uploadsIn(parsed.fields, 'photo')).toEqual(parsed.uploads);
+    expect([uploadIn(parsed.fields, 'title'), uploadIn(parsed.fields, 'none'), uploadIn(null, 'photo'), uploadsIn('text', 'photo')]).toEqual([null, null, null, []]);
     await parsed.cleanup();
     expect(parsed.uploads.some((upload) => existsSync(upload.path))).toBe(false);
   });
