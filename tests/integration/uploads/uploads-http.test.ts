@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Routes, TOKENS, Upload, json } from '../../../composition/index.js';
+import { Routes, TOKENS, Upload, json, text, uploadIn } from '../../../composition/index.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
@@ -91,7 +91,9 @@ describe('uploads over a real socket: Upload values, sniffed types, limits, and 
               const text = Object.fromEntries(Object.entries(body).filter(([, value]) => typeof value === 'string'));
               return json({ seen, text });
             })
-            .withoutCsrf(),
+            .withoutCsrf()
+            .get('/token', (ctx) => text(ctx.session.token()))
+            .post('/guarded', (ctx) => json({ title: (ctx.body() as Record<string, unknown>)['title'], photo: uploadIn(ctx.body(), 'photo')?.originalName ?? null })),
         }),
     });
     server = await app.serve();
@@ -213,6 +215,18 @@ describe('uploads over a real socket: Upload values, sniffed types, limits, and 
         }, 100);
       });
     });
+    expect(await tempFolderEmpties()).toEqual([]);
+  });
+
+  it('a file-upload form carries the CSRF token in its _token field (spec 001, CSRF 2); without it: 419 and no file left', async () => {
+    const client = server.client();
+    const token = (await client.get('/token')).text;
+    const photo = [{ name: 'photo', filename: 'p.gif', bytes: gifBytes(1, 1) }];
+    const withToken = multipartBody({ _token: token, title: 'Hello' }, photo);
+    const accepted = await client.post('/guarded', { body: withToken.body, headers: { 'content-type': withToken.contentType }, csrf: false });
+    expect([accepted.status, accepted.json()]).toEqual([200, { title: 'Hello', photo: 'p.gif' }]);
+    const without = multipartBody({ title: 'Hello' }, photo);
+    expect((await client.post('/guarded', { body: without.body, headers: { 'content-type': without.contentType }, csrf: false })).status).toBe(419);
     expect(await tempFolderEmpties()).toEqual([]);
   });
 
