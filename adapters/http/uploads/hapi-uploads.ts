@@ -1,13 +1,18 @@
 import type { Server } from '@hapi/hapi';
 import { bodyKind } from '../hapi/stages/body-limit.js';
-import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from './multipart.js';
+import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart, sweepStaleUploads } from './multipart.js';
 
 export interface UploadStageOptions {
   /** UPLOAD_MAX_SIZE. */
   maxBytes: number;
   /** Where uploads wait while their request runs. */
   tempDir: string;
+  /** The clock, to tell a crashed process's leftovers (an hour old) at start. */
+  now: () => Date;
 }
+
+/** Leftovers older than this are a crashed process's: no request runs an hour. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 /**
  * Puts the transport-neutral multipart parser in front of hapi's: for a multipart body on the
@@ -19,6 +24,9 @@ export interface UploadStageOptions {
  */
 export function uploadStage(server: Server, options: UploadStageOptions): void {
   const limits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: options.maxBytes };
+  server.ext('onPreStart', async () => {
+    await sweepStaleUploads(options.tempDir, STALE_UPLOAD_MS, options.now());
+  });
   server.ext('onPreAuth', async (request, h) => {
     if (request.method === 'get' || request.method === 'head' || bodyKind(request) !== 'upload') return h.continue;
     // Webhook routes keep their bytes for the signature check.

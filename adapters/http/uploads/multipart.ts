@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -209,4 +209,31 @@ export async function parseMultipart(
     add(file.field, upload);
   }
   return { fields, uploads, cleanup };
+}
+
+/**
+ * Removes temporary uploads older than `olderThanMs` (by modification time) from `tempDir`:
+ * what a process that crashed mid-request left behind. Only the parser's own `*.upload` names
+ * are touched; other processes' live uploads are younger than any request may run.
+ */
+export async function sweepStaleUploads(tempDir: string, olderThanMs: number, now: Date): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(tempDir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.upload')) continue;
+    const path = join(tempDir, name);
+    try {
+      if (now.getTime() - (await stat(path)).mtimeMs <= olderThanMs) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    } catch {
+      // Gone already (its request ended): nothing to do.
+    }
+  }
+  return removed;
 }

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../../../../adapters/http/uploads/multipart.js';
+import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart, sweepStaleUploads } from '../../../../adapters/http/uploads/multipart.js';
 import { Upload, uploadIn, uploadsIn } from '../../../../adapters/http/uploads/upload.js';
 import { gifBytes, multipartBody } from '../../../support/images.js';
 
@@ -46,5 +46,21 @@ describe('the multipart parser over any byte stream', () => {
     expect(error).toBeInstanceOf(MultipartError);
     expect((error as MultipartError).reason).toBe(reason);
     expect(readdirSync(tempDir)).toEqual([]);
+  });
+});
+
+describe('sweeping a crashed process\'s leftovers', () => {
+  it('removes only the parser\'s own files older than the age given', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fw-sweep-'));
+    const now = new Date('2026-11-24T12:00:00Z');
+    const old = new Date('2026-11-24T10:00:00Z');
+    for (const name of ['old.upload', 'fresh.upload', 'old.other']) writeFileSync(join(folder, name), 'x');
+    utimesSync(join(folder, 'old.upload'), old, old);
+    utimesSync(join(folder, 'old.other'), old, old);
+    utimesSync(join(folder, 'fresh.upload'), now, now);
+    expect(await sweepStaleUploads(folder, 60 * 60 * 1000, now)).toBe(1);
+    expect(readdirSync(folder).sort()).toEqual(['fresh.upload', 'old.other']);
+    expect(await sweepStaleUploads(join(folder, 'missing'), 1, now)).toBe(0);
+    rmSync(folder, { recursive: true, force: true });
   });
 });
