@@ -4,7 +4,7 @@
  * and `combine(primary, ...extras)` adds toasts, cookies and partial-update headers.
  */
 import { checkStorageKey } from '../../domain/storage/storage-key.js';
-import type { StorageDisk } from '../../ports/storage.js';
+import type { Storage, StorageDisk } from '../../ports/storage.js';
 import type { SetCookie } from './cookies.js';
 import { HttpAbort } from './http-error.js';
 
@@ -139,13 +139,15 @@ export class Download {
   }
 
   /**
-   * A file from a storage disk, streamed: `await Download.fromStorage(disk, 'reports/jan.pdf')`.
+   * A file from a storage disk, streamed: `await Download.fromStorage(disk, 'reports/jan.pdf')`
+   * (or the app's `Storage`, meaning its default disk, FILESYSTEM_DISK).
    * The name shown defaults to the key's last segment; the type is the caller's, else the one
    * the disk kept (S3), else `application/octet-stream`. A missing key answers 404; an unsafe
    * one (`../x`) too, as a visitor may have typed it.
    */
-  static async fromStorage(disk: StorageDisk, key: string, options: { filename?: string; contentType?: string } = {}): Promise<Download> {
+  static async fromStorage(from: StorageDisk | Storage, key: string, options: { filename?: string; contentType?: string } = {}): Promise<Download> {
     if (checkStorageKey(key).kind !== 'ok') throw new HttpAbort(404, '');
+    const disk = 'get' in from ? from : from.default;
     const stored = await disk.get(key);
     if (stored === null) throw new HttpAbort(404, '');
     const contentType = options.contentType ?? stored.contentType ?? 'application/octet-stream';

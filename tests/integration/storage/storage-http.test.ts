@@ -50,6 +50,7 @@ describe('storage over a real socket: public files, storage_url, temporary links
               return json({ ok: true });
             })
             .get('/reports/{disk}/{name}', (ctx) => Download.fromStorage(ctx.service(TOKENS.storage).disk(ctx.params.string('disk')), `reports/${ctx.params.string('name')}`))
+            .get('/default/{name}', (ctx) => Download.fromStorage(ctx.service(TOKENS.storage), `reports/${ctx.params.string('name')}`, { filename: 'chosen.txt', contentType: 'text/plain' }).then((download) => download.inline()))
             .get('/link/{disk}', async (ctx) => json({ url: await ctx.service(TOKENS.storage).disk(ctx.params.string('disk')).temporaryUrl('reports/Bericht März.txt', 60) }))
             .get('/avatar', () => View.make('avatar.html', { key: 'avatars/a b.txt' })),
         }),
@@ -101,6 +102,13 @@ describe('storage over a real socket: public files, storage_url, temporary links
       expect([disk, response.status, response.text]).toEqual([disk, 200, 'figures of march']);
       expect(response.headers.get('content-disposition')).toBe(`attachment; filename="Bericht M_rz.txt"; filename*=UTF-8''Bericht%20M%C3%A4rz.txt`);
     }
+  });
+
+  it('Download.fromStorage(storage, key) reads the default disk (FILESYSTEM_DISK), with a chosen name and type', async () => {
+    const response = await server.client().get('/default/Bericht%20M%C3%A4rz.txt');
+    expect([response.status, response.text, response.headers.get('content-type')]).toEqual([200, 'figures of march', 'text/plain; charset=utf-8']);
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="chosen.txt"; filename*=UTF-8''chosen.txt`);
+    expect((await server.client().get('/default/nope.txt')).status).toBe(404);
   });
 
   it('Download.fromStorage answers 404 for a missing key, and for a key that would leave the disk', async () => {
