@@ -49,6 +49,21 @@ describe('the multipart parser over any byte stream', () => {
   });
 });
 
+describe('a client that stalls', () => {
+  it('gets a timeout once no byte came for idleTimeoutMs, and its file is removed', async () => {
+    const form = multipartBody({}, [{ name: 'f', filename: 'f.bin', bytes: Buffer.alloc(5000, 1) }]);
+    // Sends half, then nothing, never ending: a slow-loris upload.
+    const stalled = new Readable({ read() {} });
+    stalled.push(form.body.subarray(0, 2500));
+    const error: unknown = await parseMultipart(stalled, { 'content-type': form.contentType }, { tempDir, limits: { ...limits, idleTimeoutMs: 50 } }).catch(
+      (failure: unknown) => failure,
+    );
+    expect([(error as MultipartError).reason, (error as MultipartError).status]).toEqual(['timeout', 408]);
+    expect(readdirSync(tempDir)).toEqual([]);
+    stalled.destroy();
+  });
+});
+
 describe('sweeping a crashed process\'s leftovers', () => {
   it('removes only the parser\'s own files older than the age given', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fw-sweep-'));
