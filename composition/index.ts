@@ -24,6 +24,18 @@ export { formSchema } from '../adapters/http/validation/form-schema.js';
 export type { FormSchema } from '../adapters/http/validation/form-schema.js';
 export { checkbox, integer, number, text as textField, optionalText, list, oneOf } from '../adapters/http/validation/fields.js';
 export { object } from 'superstruct';
+export { defineRule } from '../domain/validation/rules.js';
+export type { Rule, RuleScope } from '../domain/validation/rule.js';
+export { Dimensions } from '../domain/validation/uploaded-file.js';
+export type { UploadedFile } from '../domain/validation/uploaded-file.js';
+export { validateForm } from '../application/validation/validate-form.js';
+export type { FormDefinition, ValidationResult } from '../application/validation/validate-form.js';
+export type { FieldDeclaration, FieldDeclarations } from '../application/validation/declared.js';
+export type { FormContext } from '../application/validation/form-context.js';
+export type { Shape } from '../application/validation/shape.js';
+export { Lang } from '../domain/lang/lang.js';
+export { negotiateLocale } from '../domain/lang/negotiate-locale.js';
+export type { Translator } from '../ports/translator.js';
 export { Limit } from '../domain/security/rate-limit.js';
 export type { LimiterRule, LimiterRequest } from '../adapters/http/hapi/stages/throttle.js';
 export { AuthUser } from '../adapters/http/auth-user.js';
@@ -57,7 +69,8 @@ export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/ev
 // Files: uploads, storage disks and the checks the file rules make.
 export { Upload, uploadIn, uploadsIn } from '../adapters/http/uploads/upload.js';
 export { readImageDimensions } from '../adapters/http/uploads/file-facts.js';
+export { uploadField } from '../adapters/http/uploads/upload-field.js';
 export type { Storage, StorageDisk, StoredObject } from '../ports/storage.js';
 export { safeStorageKey, checkStorageKey, UnsafeStorageKey } from '../domain/storage/storage-key.js';
 export { isUploadedFile, isImage, matchesTypes, fitsDimensions, withinKilobytes } from '../domain/uploads/uploaded-file.js';
-export type { UploadedFile, ImageDimensions, DimensionConstraints } from '../domain/uploads/uploaded-file.js';
+export type { ImageDimensions, DimensionConstraints } from '../domain/uploads/uploaded-file.js';

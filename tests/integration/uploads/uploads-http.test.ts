@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Routes, TOKENS, Upload, json, text, uploadIn } from '../../../composition/index.js';
+import { Dimensions, Routes, TOKENS, Upload, formSchema, json, object, text, textField, uploadField, uploadIn } from '../../../composition/index.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
@@ -12,6 +12,15 @@ import { useTempDir } from '../../support/databases.js';
 import { gifBytes, multipartBody, pngHeader } from '../../support/images.js';
 
 const dir = useTempDir('fw-uploads-http-');
+
+/** The file rules of spec 002 judging Upload values: the validation engine over the upload's facts. */
+const PROFILE = formSchema({
+  struct: object({ name: textField(), photo: uploadField() }),
+  rules(v) {
+    v.field('name').required();
+    v.field('photo').required().image().mimes('gif', 'png').dimensions(new Dimensions().minWidth(100).ratio(2)).max(4);
+  },
+});
 const LIMIT = 1024 * 1024;
 
 /** What the upload route answers about each file it got. */
@@ -90,6 +99,10 @@ describe('uploads over a real socket: Upload values, sniffed types, limits, and 
               }
               const text = Object.fromEntries(Object.entries(body).filter(([, value]) => typeof value === 'string'));
               return json({ seen, text });
+            })
+            .post('/profile', async (ctx) => {
+              const values = await ctx.valid(PROFILE);
+              return json({ name: values.name, photo: values.photo?.originalName ?? null });
             })
             .withoutCsrf()
             .get('/token', (ctx) => text(ctx.session.token()))
@@ -227,6 +240,26 @@ describe('uploads over a real socket: Upload values, sniffed types, limits, and 
     expect([accepted.status, accepted.json()]).toEqual([200, { title: 'Hello', photo: 'p.gif' }]);
     const without = multipartBody({ title: 'Hello' }, photo);
     expect((await client.post('/guarded', { body: without.body, headers: { 'content-type': without.contentType }, csrf: false })).status).toBe(419);
+    expect(await tempFolderEmpties()).toEqual([]);
+  });
+
+  it('the file rules judge an Upload by its bytes: image, mimes, dimensions from the header, max in KiB (422 with the messages)', async () => {
+    const client = server.client();
+    const send = (files: Parameters<typeof multipartBody>[1]) => {
+      const form = multipartBody({ name: 'Ada' }, files);
+      return client.post('/profile', { body: form.body, headers: { 'content-type': form.contentType, accept: 'application/json' }, csrf: false });
+    };
+    const good = await send([{ name: 'photo', filename: 'me.gif', bytes: gifBytes(200, 100) }]);
+    expect([good.status, good.json()]).toEqual([200, { name: 'Ada', photo: 'me.gif' }]);
+    const errors = async (files: Parameters<typeof multipartBody>[1]) => (await send(files)).json<{ errors: Record<string, string[]> }>().errors['photo'];
+    expect(await errors([])).toEqual(['The photo field is required.']);
+    expect(await errors([{ name: 'photo', filename: 'me.png', contentType: 'image/png', bytes: Buffer.from('<svg onload=alert(1)>') }])).toEqual([
+      'The photo field must be an image.',
+      'The photo field must be a file of type: gif, png.',
+      'The photo field has invalid image dimensions.',
+    ]);
+    expect(await errors([{ name: 'photo', filename: 'small.gif', bytes: gifBytes(50, 25) }])).toEqual(['The photo field has invalid image dimensions.']);
+    expect(await errors([{ name: 'photo', filename: 'big.gif', bytes: gifBytes(400, 200, Buffer.alloc(5000)) }])).toEqual(['The photo field must not be greater than 4 kilobytes.']);
     expect(await tempFolderEmpties()).toEqual([]);
   });
 
