@@ -156,7 +156,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
-  uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => options.clock.now() });
+  uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => options.clock.now(), translator: options.forms.translator });
   if (storage !== undefined) storageRoutes(server, { storage, publicFolders: options.publicStorage ?? [], signing: { key: options.keys.signedUrls, clock: options.clock } });
 
   const driver =

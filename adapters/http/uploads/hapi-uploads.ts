@@ -1,4 +1,6 @@
 import type { Server } from '@hapi/hapi';
+import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
+import type { Translator } from '../../../ports/translator.js';
 import { bodyKind } from '../hapi/stages/body-limit.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart, sweepStaleUploads } from './multipart.js';
 
@@ -9,6 +11,8 @@ export interface UploadStageOptions {
   tempDir: string;
   /** The clock, to tell a crashed process's leftovers (an hour old) at start. */
   now: () => Date;
+  /** The sentences of refusals in the visitor's language (by Accept-Language: no session is open yet); English without. */
+  translator?: Translator;
 }
 
 /** Leftovers older than this are a crashed process's: no request runs an hour. */
@@ -39,7 +43,14 @@ export function uploadStage(server: Server, options: UploadStageOptions): void {
       return h.continue;
     } catch (error) {
       if (!(error instanceof MultipartError)) throw error;
-      return h.response(error.message).code(error.status).type('text/plain; charset=utf-8').takeover();
+      const header = request.headers['accept-language'];
+      const message =
+        options.translator === undefined
+          ? error.message
+          : options.translator
+              .lang(negotiateLocale({ session: null, acceptLanguage: typeof header === 'string' ? header : null, available: options.translator.locales, fallback: options.translator.fallback }))
+              .t(`uploads.${error.reason.replaceAll('-', '_')}`);
+      return h.response(message).code(error.status).type('text/plain; charset=utf-8').takeover();
     }
   });
 }

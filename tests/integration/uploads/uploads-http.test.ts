@@ -200,6 +200,27 @@ describe('uploads over a real socket: Upload values, sniffed types, limits, and 
     expect(await tempFolderEmpties()).toEqual([]);
   });
 
+  it('the sentence follows Accept-Language (no session is open yet): German for a German browser', async () => {
+    const big = multipartBody({}, [{ name: 'f', filename: 'big.bin', bytes: Buffer.alloc(LIMIT + 1, 0x61) }]);
+    const response = await server.client().post('/files', { body: big.body, headers: { 'content-type': big.contentType, 'accept-language': 'de-CH, de;q=0.9' } });
+    // Over the limit with a Content-Length is refused before the body is read (the body-limit stage, English).
+    expect(response.status).toBe(400);
+    const chunked = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/files`, { method: 'POST', headers: { 'content-type': big.contentType, 'accept-language': 'de-CH, de;q=0.9' } }, (answer) => {
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => (text += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text }));
+      });
+      request.on('error', reject);
+      // Written before the end: sent chunked, so the parser is the one to stop it.
+      request.write(big.body);
+      request.end();
+    });
+    expect([chunked.status, chunked.text]).toEqual([400, 'Das Formular ist zu groß.']);
+    expect(await tempFolderEmpties()).toEqual([]);
+  });
+
   it('more files than allowed (100): 413, and the files already written are removed', async () => {
     const files = Array.from({ length: 101 }, (_, index) => ({ name: 'many', filename: `${index}.txt`, bytes: Buffer.alloc(2000, 0x62) }));
     const response = await post(multipartBody({}, files));
