@@ -81,3 +81,11 @@ export type { JobDispatcher, PendingDispatch, DispatchResult, DispatchTransactio
 export { Notifications, defineNotification, NotificationDefinition } from './notifications.js';
 export type { NotificationSpec, Notifiable } from './notifications.js';
 export type { Notifier, NotificationToSend } from '../application/notifications/notifier.js';
+// Files: uploads, storage disks and the checks the file rules make.
+export { Upload, uploadIn, uploadsIn } from '../adapters/http/uploads/upload.js';
+export { readImageDimensions } from '../adapters/http/uploads/file-facts.js';
+export { uploadField } from '../adapters/http/uploads/upload-field.js';
+export type { Storage, StorageDisk, StoredObject } from '../ports/storage.js';
+export { safeStorageKey, checkStorageKey, UnsafeStorageKey } from '../domain/storage/storage-key.js';
+export { isUploadedFile, isImage, matchesTypes, fitsDimensions, withinKilobytes } from '../domain/uploads/uploaded-file.js';
+export type { ImageDimensions, DimensionConstraints } from '../domain/uploads/uploaded-file.js';

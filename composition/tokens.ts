@@ -74,6 +74,7 @@ import type { Notifier } from '../application/notifications/notifier.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Transactions } from '../ports/transactions.js';
 import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
+import type { Storage } from '../ports/storage.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -167,6 +168,8 @@ export const TOKENS = {
   /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
   jobs: token<JobDispatcher>('JobDispatcher'),
   transactions: token<Transactions>('Transactions'),
+  /** The app's storage disks (FILESYSTEM_DISK, S3_*): `ctx.service(TOKENS.storage).disk('public')`. */
+  storage: token<Storage>('Storage'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;
