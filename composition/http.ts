@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
+import { CookieSealer } from '../adapters/http/cookie-sealer.js';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
-import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
-import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
+import type { LimiterRule } from '../adapters/http/kernel/stages/throttle.js';
+import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
-import type { Handler, Middleware } from '../adapters/http/request-context.js';
+import type { Handler, Middleware } from '../adapters/http/kernel/request-context.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import { urlFor } from '../domain/routing/url.js';
 import type { GuardPages } from '../domain/security/guards.js';
@@ -86,6 +87,7 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
   // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
+  const keys = deriveAppKeys(config.app.key.reveal());
   const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
   return createHttpKernel({
     host: config.server.host,
@@ -110,7 +112,8 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
       rememberLifetimeMinutes: config.session.rememberLifetimeMinutes,
       pages: guardPages(parts.table),
     },
-    keys: deriveAppKeys(config.app.key.reveal()),
+    keys,
+    sealer: new CookieSealer({ encryption: keys.cookieEncryption, integrity: keys.cookieIntegrity }),
     logger: services.get(TOKENS.logger),
     clock: services.get(TOKENS.clock),
     random: services.get(TOKENS.random),

@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
-import type { ServiceKey } from '../adapters/http/request-context.js';
+import type { ServiceKey } from '../adapters/http/kernel/request-context.js';
 import type { CreateUser } from '../application/users/create-user.js';
 import type { DeleteUser } from '../application/users/delete-user.js';
 import type { FindUserByEmail } from '../application/users/find-user-by-email.js';
@@ -56,7 +56,7 @@ import type { HttpClient } from '../ports/http-client.js';
 import type { SignInProtocol } from '../ports/sign-in-protocol.js';
 import type { LinkedAccounts } from '../ports/linked-accounts.js';
 import type { ActivityLog } from '../ports/activity-log.js';
-import type { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
+import type { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import type { OAuthProviders } from '../application/oauth/oauth-providers.js';
 import type { StartSignIn } from '../application/oauth/start-sign-in.js';
 import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';

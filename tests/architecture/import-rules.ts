@@ -83,7 +83,68 @@ export function readSourceTree(root: string): SourceFile[] {
 }
 
 export function checkArchitecture(files: SourceFile[]): Violation[] {
-  return files.flatMap(checkFile);
+  return [...files.flatMap(checkFile), ...checkKernelWithoutHapi(files)];
+}
+
+/** The transport-neutral kernel: nothing in it may reach hapi, directly or through other files. */
+const KERNEL_FOLDER = 'adapters/http/kernel/';
+
+/**
+ * The kernel runs behind hapi and behind the fetch handler, so no file in it may import an
+ * `@hapi/*` package, nor a file that does (however many files lie between): a type import
+ * counts too, since it ties the kernel's shapes to hapi's.
+ */
+function checkKernelWithoutHapi(files: SourceFile[]): Violation[] {
+  const parsed = new Map(files.map((file) => [file.path, ts.createSourceFile(file.path, file.source, ts.ScriptTarget.Latest, true)]));
+  const imports = new Map<string, ImportRef[]>();
+  for (const [path, sourceFile] of parsed) imports.set(path, collectImports(sourceFile));
+
+  // For each file, the first import by which it reaches hapi (null: it does not); memoised.
+  const reaches = new Map<string, string | null>();
+  const reachOf = (path: string, visiting: Set<string>): string | null => {
+    const known = reaches.get(path);
+    if (known !== undefined) return known;
+    if (visiting.has(path)) return null; // an import cycle: decided where it started
+    visiting.add(path);
+    let found: string | null = null;
+    for (const ref of imports.get(path) ?? []) {
+      if (ref.specifier.startsWith('@hapi/')) {
+        found = ref.specifier;
+        break;
+      }
+      const local = localFile(path, ref.specifier);
+      if (local !== undefined && parsed.has(local) && reachOf(local, visiting) !== null) {
+        found = local;
+        break;
+      }
+    }
+    visiting.delete(path);
+    reaches.set(path, found);
+    return found;
+  };
+
+  const violations: Violation[] = [];
+  for (const [path, sourceFile] of parsed) {
+    if (!path.startsWith(KERNEL_FOLDER)) continue;
+    for (const ref of imports.get(path) ?? []) {
+      const local = localFile(path, ref.specifier);
+      const hapi = ref.specifier.startsWith('@hapi/');
+      if (!hapi && (local === undefined || !parsed.has(local) || reachOf(local, new Set()) === null)) continue;
+      const { line } = sourceFile.getLineAndCharacterOfPosition(ref.node.getStart(sourceFile));
+      // The chain from the imported file to the package: `a.ts → b.ts → @hapi/hapi`.
+      const chain: string[] = [];
+      for (let step: string | null | undefined = hapi ? null : local; step !== null && step !== undefined; step = reaches.get(step)) chain.push(step);
+      const detail = hapi ? `'${ref.specifier}'` : `'${ref.specifier}' reaches hapi: ${chain.join(' → ')}`;
+      violations.push({ path, line: line + 1, rule: 'kernel-without-hapi', detail: `${detail}: the kernel is transport-neutral; hapi code belongs in adapters/http/hapi/` });
+    }
+  }
+  return violations;
+}
+
+/** The repository file a relative specifier names (`./x.js` is `x.ts`), or undefined for a package. */
+function localFile(fromPath: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  return posix.normalize(posix.join(posix.dirname(fromPath), specifier)).replace(/\.js$/u, '.ts');
 }
 
 type Report = (node: ts.Node, rule: string, detail: string) => void;

@@ -1,6 +1,6 @@
 import type { Request, Server } from '@hapi/hapi';
-import type { ErrorResponder } from './error-responder.js';
-import { apiClient } from './kernel-context.js';
+import type { ErrorResponder } from '../kernel/error-responder.js';
+import { apiClient } from '../kernel/context.js';
 
 /**
  * Errors hapi makes itself, before a handler runs (a body that is not what its Content-Type

@@ -2,14 +2,14 @@ import { Readable } from 'node:stream';
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 // Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
 import type {} from '@hapi/inert';
-import type { CookieSealer } from '../cookie-sealer.js';
-import { SetCookie } from '../cookies.js';
-import { Combined, Download, Header, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from '../replies.js';
-import type { Reply } from '../replies.js';
-import { RawReply, ResolvedRedirect } from './resolved-replies.js';
+import type { Sealer } from '../kernel/sealer.js';
+import { SetCookie } from '../kernel/cookies.js';
+import { Combined, Download, Header, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from '../kernel/replies.js';
+import type { Reply } from '../kernel/replies.js';
+import { RawReply, ResolvedRedirect } from '../kernel/resolved-replies.js';
 
 export interface SendOptions {
-  sealer: CookieSealer;
+  sealer: Sealer;
   /** APP_URL is https: every cookie is `Secure`. */
   https: boolean;
 }

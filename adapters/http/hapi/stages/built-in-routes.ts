@@ -1,8 +1,8 @@
 import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 // Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
 import type {} from '@hapi/inert';
-import { rangeFits } from '../public-files.js';
-import type { PublicFile, PublicFiles } from '../public-files.js';
+import { rangeFits } from '../../kernel/public-files.js';
+import type { PublicFile, PublicFiles } from '../../kernel/public-files.js';
 
 export interface BuiltInRouteOptions {
   publicFiles: PublicFiles;

@@ -4,7 +4,7 @@ import type { TrustedProxies } from '../../../../domain/security/client-ip.js';
 import { securityHeaders } from '../../../../domain/security/security-headers.js';
 import type { Logger } from '../../../../ports/logger.js';
 import type { RandomSource } from '../../../../ports/random-source.js';
-import { headerText } from '../kernel-context.js';
+import { headerText } from '../../kernel/context.js';
 
 export interface SecurityStageOptions {
   https: boolean;

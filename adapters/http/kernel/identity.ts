@@ -6,10 +6,10 @@ import type { Clock } from '../../../ports/clock.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import type { TokenVerifier } from '../../../ports/token-verifier.js';
 import type { UserRepository } from '../../../ports/user-repository.js';
-import { AuthUser } from '../auth-user.js';
-import type { SessionAuth } from '../request-context.js';
-import type { KernelContext } from './kernel-context.js';
-import { KernelMisuse } from './kernel-context.js';
+import { AuthUser } from './auth-user.js';
+import type { SessionAuth } from './request-context.js';
+import type { KernelContext } from './context.js';
+import { KernelMisuse } from './context.js';
 import { newToken } from './stages/session.js';
 
 /** What signing in and out needs, fixed when the kernel starts. */

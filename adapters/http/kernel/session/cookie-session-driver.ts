@@ -1,9 +1,9 @@
 import { endedLoginExpiry, endedLoginKey } from '../../../../domain/session/ended-login.js';
 import { Session } from '../../../../domain/session/session.js';
 import type { CacheStore } from '../../../../ports/cache-store.js';
-import type { CookieSealer } from '../../cookie-sealer.js';
-import { SetCookie } from '../../cookies.js';
-import type { KernelContext } from '../kernel-context.js';
+import type { Sealer } from '../sealer.js';
+import { SetCookie } from '../cookies.js';
+import type { KernelContext } from '../context.js';
 import { SESSION_COOKIE, loginOf, needsWrite } from './session-driver.js';
 import type { OpenedSession, SessionDriver } from './session-driver.js';
 
@@ -19,7 +19,7 @@ const COOKIE_WARNING_BYTES = 3800;
  */
 export class CookieSessionDriver implements SessionDriver {
   constructor(
-    private readonly sealer: CookieSealer,
+    private readonly sealer: Sealer,
     private readonly defaultLifetimeMinutes: number,
     private readonly endedLogins: CacheStore,
   ) {}

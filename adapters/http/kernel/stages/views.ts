@@ -1,11 +1,11 @@
 import { sameSiteTarget } from '../../../../domain/security/same-site.js';
 import type { ViewRenderer } from '../../../../ports/view-renderer.js';
-import { HttpAbort } from '../../http-error.js';
-import { Combined, Redirect, Toast, View } from '../../replies.js';
-import type { Extra, Reply } from '../../replies.js';
+import { HttpAbort } from '../http-error.js';
+import { Combined, Redirect, Toast, View } from '../replies.js';
+import type { Extra, Reply } from '../replies.js';
 import type { ErrorAnswer, ErrorResponder } from '../error-responder.js';
-import type { KernelContext } from '../kernel-context.js';
-import { StopWithReply, headerText } from '../kernel-context.js';
+import type { KernelContext } from '../context.js';
+import { StopWithReply, headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 import { ErrorReply, RawReply, ResolvedRedirect } from '../resolved-replies.js';
 import { TOASTS_KEY } from '../view-globals.js';

@@ -1,6 +1,6 @@
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { Logger } from '../../../ports/logger.js';
-import { reasonPhrase } from '../http-error.js';
+import { reasonPhrase } from './http-error.js';
 
 export interface ErrorAnswer {
   status: number;

@@ -1,9 +1,8 @@
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
-import type { Toast } from '../replies.js';
+import type { Toast } from './replies.js';
 import { escapeHtml } from './error-responder.js';
-import type { KernelContext } from './kernel-context.js';
+import type { KernelContext } from './context.js';
 import type { PublicFiles } from './public-files.js';
-import { stateOf } from './request-state.js';
 
 /** The flash key toasts wait under until the page that shows them. */
 export const TOASTS_KEY = 'fw:toasts';
@@ -59,7 +58,7 @@ function withQuery(path: string, query: Record<string, unknown>): string {
 export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOptions): Promise<Record<string, unknown>> {
   const { renderer } = options;
   const session = ctx.hasSession() ? ctx.session : null;
-  const nonce = stateOf(ctx.request).nonce;
+  const nonce = ctx.request.state.nonce;
   const token = session?.token() ?? '';
   const query = ctx.query;
 

@@ -1,9 +1,9 @@
 import { foundQuery } from '../../../domain/routing/model-binding.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
-import { HttpAbort } from '../http-error.js';
+import { HttpAbort } from './http-error.js';
 import type { Model } from '../model.js';
-import type { RequestContext } from '../request-context.js';
-import { KernelMisuse } from './kernel-context.js';
+import type { RequestContext } from './request-context.js';
+import { KernelMisuse } from './context.js';
 
 /**
  * `ctx.found(Model)`: the row the route's parameter names, under the model's scope and soft

@@ -1,8 +1,8 @@
 import { Session } from '../../../../domain/session/session.js';
 import type { Clock } from '../../../../ports/clock.js';
 import type { RandomSource } from '../../../../ports/random-source.js';
-import { cookieValues } from '../../cookie-header.js';
-import { withExtras } from '../../replies.js';
+import { cookieValues } from '../cookie-header.js';
+import { withExtras } from '../replies.js';
 import type { Stage } from '../pipeline.js';
 import { SESSION_COOKIE } from '../session/session-driver.js';
 import type { SessionDriver } from '../session/session-driver.js';

@@ -1,6 +1,6 @@
 import type { Session } from '../../../../domain/session/session.js';
-import type { SetCookie } from '../../cookies.js';
-import type { KernelContext } from '../kernel-context.js';
+import type { SetCookie } from '../cookies.js';
+import type { KernelContext } from '../context.js';
 
 export const SESSION_COOKIE = 'fw_session';
 

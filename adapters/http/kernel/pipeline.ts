@@ -1,6 +1,6 @@
-import type { Reply } from '../replies.js';
-import type { Middleware } from '../request-context.js';
-import type { KernelContext } from './kernel-context.js';
+import type { Reply } from './replies.js';
+import type { Middleware } from './request-context.js';
+import type { KernelContext } from './context.js';
 
 /** A framework stage: like a middleware, with the kernel's own view of the context. */
 export type Stage = (ctx: KernelContext, next: () => Promise<Reply>) => Promise<Reply>;

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RequestOrigin } from '../../ports/request-origin.js';
+import type { RequestOrigin } from '../../../ports/request-origin.js';
 
 type Origin = NonNullable<ReturnType<RequestOrigin['current']>>;
 

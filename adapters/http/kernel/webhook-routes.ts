@@ -2,8 +2,8 @@ import type { PathPattern } from '../../../domain/routing/path-pattern.js';
 import type { Route, RouteTable } from '../../../domain/routing/route-table.js';
 import { describeRoute } from '../../../domain/routing/route-table.js';
 import { FrameworkError } from '../../../domain/shared/errors.js';
-import { HttpAbort } from '../http-error.js';
-import type { Handler, Middleware } from '../request-context.js';
+import { HttpAbort } from './http-error.js';
+import type { Handler, Middleware } from './request-context.js';
 import type { WebhookVerifier } from '../webhooks.js';
 
 export const WEBHOOK_REFUSED = 'The webhook signature is invalid.';

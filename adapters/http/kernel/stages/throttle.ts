@@ -2,10 +2,10 @@ import { currentWindow, counterSubject, decide, decisionHeaders, windowKey } fro
 import type { Limit } from '../../../../domain/security/rate-limit.js';
 import type { CacheStore } from '../../../../ports/cache-store.js';
 import type { Clock } from '../../../../ports/clock.js';
-import { HttpAbort } from '../../http-error.js';
-import { Header, withExtras } from '../../replies.js';
-import type { AuthUser } from '../../auth-user.js';
-import type { RequestContext, Middleware } from '../../request-context.js';
+import { HttpAbort } from '../http-error.js';
+import { Header, withExtras } from '../replies.js';
+import type { AuthUser } from '../auth-user.js';
+import type { RequestContext, Middleware } from '../request-context.js';
 
 /** What a named limiter's rule sees (`App.rateLimiter(name, rule)`). */
 export interface LimiterRequest {

@@ -1,9 +1,8 @@
 import { etagEligible, etagFor, ifNoneMatchMatches } from '../../../../domain/security/etag.js';
-import { Combined, JsonReply, TextReply } from '../../replies.js';
-import type { Reply } from '../../replies.js';
-import type { KernelContext } from '../kernel-context.js';
-import { headerText } from '../kernel-context.js';
-import { stateOf } from '../request-state.js';
+import { Combined, JsonReply, TextReply } from '../replies.js';
+import type { Reply } from '../replies.js';
+import type { KernelContext } from '../context.js';
+import { headerText } from '../context.js';
 import { RawReply } from '../resolved-replies.js';
 
 /** A finished reply as bytes, when it is one whose body the framework knows. */
@@ -25,7 +24,7 @@ export function withEtag(ctx: KernelContext, reply: Reply): Reply {
   const primary = reply instanceof Combined ? reply.primary : reply;
   const raw = asRaw(primary);
   if (raw === null || !etagEligible({ method: ctx.request.method, status: raw.status, bodyBytes: Buffer.byteLength(raw.body) })) return reply;
-  const etag = etagFor(raw.body, stateOf(ctx.request).nonce);
+  const etag = etagFor(raw.body, ctx.request.state.nonce);
   const answer = ifNoneMatchMatches(headerText(ctx.headers['if-none-match']), etag)
     ? new RawReply(304, raw.contentType, '', { etag })
     : new RawReply(raw.status, raw.contentType, raw.body, { ...raw.headers, etag });

@@ -4,9 +4,9 @@ import { sessionExpiresAt } from '../../../../domain/session/snapshot.js';
 import type { Logger } from '../../../../ports/logger.js';
 import type { RandomSource } from '../../../../ports/random-source.js';
 import type { SessionStore } from '../../../../ports/session-store.js';
-import { SetCookie } from '../../cookies.js';
-import { headerText } from '../kernel-context.js';
-import type { KernelContext } from '../kernel-context.js';
+import { SetCookie } from '../cookies.js';
+import { headerText } from '../context.js';
+import type { KernelContext } from '../context.js';
 import { SESSION_COOKIE, loginOf, needsWrite } from './session-driver.js';
 import type { OpenedSession, SessionDriver } from './session-driver.js';
 

@@ -1,12 +1,12 @@
-import type { PartialUpdate } from '../../domain/http/request-kind.js';
-import type { Session } from '../../domain/session/session.js';
-import type { User } from '../../domain/users/user.js';
+import type { PartialUpdate } from '../../../domain/http/request-kind.js';
+import type { Session } from '../../../domain/session/session.js';
+import type { User } from '../../../domain/users/user.js';
 import type { AuthUser } from './auth-user.js';
-import type { Logger } from '../../ports/logger.js';
+import type { Logger } from '../../../ports/logger.js';
 import type { Cookies } from './cookies.js';
-import type { Model } from './model.js';
+import type { Model } from '../model.js';
 import type { Reply } from './replies.js';
-import type { FormSchema } from './validation/form-schema.js';
+import type { FormSchema } from '../validation/form-schema.js';
 
 /** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.setCurrent`). */
 export type ContextKey<T> = symbol & { readonly __value?: T };

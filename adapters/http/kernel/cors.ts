@@ -6,11 +6,11 @@ import { corsDecisionAmong, mergeVary } from '../../../domain/security/cors.js';
 import type { CorsPolicy } from '../../../domain/security/cors.js';
 import { isPreflight, preflightAnswer } from '../../../domain/security/cors-preflight.js';
 import type { PreflightRefusal } from '../../../domain/security/cors-preflight.js';
-import { HttpAbort } from '../http-error.js';
-import { Header, status, text, withExtras } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { Middleware } from '../request-context.js';
-import { StopWithReply, headerText } from './kernel-context.js';
+import { HttpAbort } from './http-error.js';
+import { Header, status, text, withExtras } from './replies.js';
+import type { Reply } from './replies.js';
+import type { Middleware } from './request-context.js';
+import { StopWithReply, headerText } from './context.js';
 import { ErrorReply } from './resolved-replies.js';
 
 type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;

@@ -1,8 +1,8 @@
 import { csrfCheck } from '../../../../domain/security/csrf.js';
-import { SetCookie } from '../../cookies.js';
-import { HttpAbort } from '../../http-error.js';
-import { withExtras } from '../../replies.js';
-import { headerText } from '../kernel-context.js';
+import { SetCookie } from '../cookies.js';
+import { HttpAbort } from '../http-error.js';
+import { withExtras } from '../replies.js';
+import { headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';

@@ -1,9 +1,9 @@
 import { bearerToken } from '../../../../domain/security/bearer.js';
 import { UNAUTHENTICATED } from '../../../../domain/security/guards.js';
-import { AuthUser } from '../../auth-user.js';
-import { HttpAbort } from '../../http-error.js';
+import { AuthUser } from '../auth-user.js';
+import { HttpAbort } from '../http-error.js';
 import type { IdentityServices } from '../identity.js';
-import { headerText } from '../kernel-context.js';
+import { headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 import { newToken } from './session.js';
 

@@ -8,9 +8,9 @@ import {
 import type { Clock } from '../../../../ports/clock.js';
 import type { Logger } from '../../../../ports/logger.js';
 import type { MaintenanceSwitch } from '../../../../ports/maintenance-switch.js';
-import { SetCookie } from '../../cookies.js';
-import { Redirect, combine } from '../../replies.js';
-import type { Reply } from '../../replies.js';
+import { SetCookie } from '../cookies.js';
+import { Redirect, combine } from '../replies.js';
+import type { Reply } from '../replies.js';
 import type { Stage } from '../pipeline.js';
 import { ErrorReply } from '../resolved-replies.js';
 

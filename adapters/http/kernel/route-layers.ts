@@ -5,7 +5,7 @@ import { FrameworkError } from '../../../domain/shared/errors.js';
 import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { GuardKind } from '../../../domain/security/guards.js';
-import type { Handler, Middleware } from '../request-context.js';
+import type { Handler, Middleware } from './request-context.js';
 import { GUARD_KINDS, guardMiddleware } from './guards.js';
 import type { IdentityServices } from './identity.js';
 import { throttleMiddleware } from './stages/throttle.js';

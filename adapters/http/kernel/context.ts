@@ -1,4 +1,3 @@
-import type { Request } from '@hapi/hapi';
 import { isApiClient, partialUpdate } from '../../../domain/http/request-kind.js';
 import type { PartialUpdate } from '../../../domain/http/request-kind.js';
 import { routeNameIs } from '../../../domain/routing/route-name.js';
@@ -7,25 +6,24 @@ import { urlFor } from '../../../domain/routing/url.js';
 import type { QueryValue } from '../../../domain/routing/url.js';
 import type { Session } from '../../../domain/session/session.js';
 import { turnAwayGuest } from '../../../domain/security/guards.js';
-import type { AuthUser } from '../auth-user.js';
+import type { AuthUser } from './auth-user.js';
 import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/security/signed-url.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { Model } from '../model.js';
 import { findBoundRow } from './found.js';
-import { RequestBody } from './raw-body.js';
-import type { CookieSealer } from '../cookie-sealer.js';
-import { cookieValues } from '../cookie-header.js';
-import type { Cookies } from '../cookies.js';
-import { HttpAbort } from '../http-error.js';
-import { Redirect, combine, json } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext } from '../request-context.js';
+import { cookieValues } from './cookie-header.js';
+import type { Cookies } from './cookies.js';
+import { HttpAbort } from './http-error.js';
+import { Redirect, combine, json } from './replies.js';
+import type { Reply } from './replies.js';
+import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext } from './request-context.js';
 import type { FormContext } from '../validation/form-context.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
-import { stateOf } from './request-state.js';
+import type { KernelRequest } from './request.js';
+import type { Sealer } from './sealer.js';
 import { guardReply } from './guard-replies.js';
 import { Authenticator } from './identity.js';
 import type { IdentityServices } from './identity.js';
@@ -37,7 +35,7 @@ export interface ContextShared {
   appUrl: string;
   locale: string;
   provided: ReadonlyMap<symbol, unknown>;
-  sealer: CookieSealer;
+  sealer: Sealer;
   /** What validation reaches beyond the input: the database for unique/exists, the hasher. */
   forms: Omit<FormContext, 'user'>;
   /** Signed URLs: the key derived from APP_KEY for them, and the clock that says when links expire. */
@@ -102,10 +100,9 @@ export class KernelContext implements RequestContext {
   private authenticator: Authenticator | null = null;
   /** Where this request's session is stored: set by the session stage. */
   sessionDriver: SessionDriver | null = null;
-  private readonly payload: RequestBody;
 
   constructor(
-    readonly request: Request,
+    readonly request: KernelRequest,
     method: string,
     matched: MatchedRoute,
     private readonly shared: ContextShared,
@@ -132,11 +129,10 @@ export class KernelContext implements RequestContext {
     };
     this.hx = partialUpdate((name) => headerText(request.headers[name]));
     this.isApiClient = apiClient(request.headers);
-    this.payload = new RequestBody(request);
   }
 
   get query(): Readonly<Record<string, string | string[]>> {
-    return this.request.query as Record<string, string | string[]>;
+    return this.request.query;
   }
 
   get page(): number {
@@ -150,15 +146,15 @@ export class KernelContext implements RequestContext {
   }
 
   get ip(): string | null {
-    return stateOf(this.request).clientIp;
+    return this.request.state.clientIp;
   }
 
   get requestId(): string {
-    return stateOf(this.request).requestId;
+    return this.request.state.requestId;
   }
 
   get log(): Logger {
-    return stateOf(this.request).log;
+    return this.request.state.log;
   }
 
   get locale(): string {
@@ -202,11 +198,11 @@ export class KernelContext implements RequestContext {
   }
 
   body(): unknown {
-    return this.payload.value();
+    return this.request.body.value();
   }
 
   rawBody(): Buffer | null {
-    return this.payload.raw();
+    return this.request.body.raw();
   }
 
   found<Row>(model: Model<Row>, param?: string): Promise<Row> {
@@ -275,8 +271,7 @@ export class KernelContext implements RequestContext {
 
   hasValidSignature(): boolean {
     // The request target exactly as the client sent it: a signature covers the encoded path.
-    const target = this.request.raw.req.url ?? '';
-    return verifySignedPath(target, { now: this.nowSeconds(), key: this.shared.signing.key }).kind === 'valid';
+    return verifySignedPath(this.request.target, { now: this.nowSeconds(), key: this.shared.signing.key }).kind === 'valid';
   }
 
   requireValidSignature(): void {

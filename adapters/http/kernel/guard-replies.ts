@@ -1,8 +1,8 @@
 import type { GuardRefusal } from '../../../domain/security/guards.js';
-import { HttpAbort } from '../http-error.js';
-import { HxHeader, Redirect, combine, json, status } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { KernelContext } from './kernel-context.js';
+import { HttpAbort } from './http-error.js';
+import { HxHeader, Redirect, combine, json, status } from './replies.js';
+import type { Reply } from './replies.js';
+import type { KernelContext } from './context.js';
 
 /**
  * The answer to a refused guard. A remembered page is the request target exactly as sent (path
@@ -11,7 +11,7 @@ import type { KernelContext } from './kernel-context.js';
 export function guardReply(ctx: KernelContext, outcome: GuardRefusal): Reply {
   switch (outcome.kind) {
     case 'redirect':
-      if (outcome.remember) ctx.session.setIntendedUrl(ctx.request.raw.req.url ?? ctx.path);
+      if (outcome.remember) ctx.session.setIntendedUrl(ctx.request.target);
       return Redirect.to(outcome.to);
     case 'hx-redirect':
       // htmx reads HX-Redirect from any answer and loads the page itself; a 3xx would be

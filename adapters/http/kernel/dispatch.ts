@@ -1,0 +1,115 @@
+import type { RouteTable } from '../../../domain/routing/route-table.js';
+import { matchRoute } from '../../../domain/routing/match.js';
+import { overriddenMethod } from '../../../domain/security/method-override.js';
+import { Redirect, View } from './replies.js';
+import type { Reply } from './replies.js';
+import type { Handler, Middleware } from './request-context.js';
+import { KernelContext, headerText } from './context.js';
+import type { ContextShared, MatchedRoute } from './context.js';
+import { runOnion } from './pipeline.js';
+import type { Stage } from './pipeline.js';
+import { answerPreflight, routeCorsLayers } from './cors.js';
+import { ErrorReply } from './resolved-replies.js';
+import { withEtag } from './stages/etag.js';
+import type { AsyncRequestOrigin } from './async-request-origin.js';
+import type { KernelRequest } from './request.js';
+
+export interface DispatchOptions {
+  table: RouteTable<Handler>;
+  shared: ContextShared;
+  /** Stage 5 in the spec's order: session, (locale, user, CSRF,) views, (maintenance,) timeout. */
+  frameworkStages: readonly Stage[];
+  /** `App.layer` middleware, first added outermost. */
+  appLayers: readonly Middleware[];
+  /** Each route's own layers as middleware, outermost first, built once at start. */
+  routeLayers: ReadonlyMap<object, readonly Middleware[]>;
+  /** Where listeners of the events a handler publishes read the client's address and the request id. */
+  origin: AsyncRequestOrigin;
+}
+
+/** The kernel's answer to one request: a reply value the transport writes. */
+export type Dispatch = (request: KernelRequest) => Promise<Reply>;
+
+function noRoute(path: string): MatchedRoute {
+  return { name: null, pattern: path, params: {}, domainParams: {} };
+}
+
+function refusal(status: number, headers: Record<string, string> = {}): () => Promise<Reply> {
+  return () => Promise.resolve(new ErrorReply({ status, detail: '', headers }) as unknown as Reply);
+}
+
+/**
+ * The app's routes for a request the transport has read (public files and the framework's own
+ * routes are the transport's, before this): CORS preflights, then the route matched by the
+ * domain's router (host, method after override, path), then the onion of framework stages,
+ * app layers, route layers and the handler.
+ */
+export function dispatcher(options: DispatchOptions): Dispatch {
+  const { frameworkStages, appLayers } = options;
+  return async (request) => {
+    const { path, method: requestMethod } = request;
+    // Before the stages: a preflight opens no session, needs no CSRF token, counts for no throttle.
+    const preflight = answerPreflight(options.table, { method: requestMethod, host: request.host, path, headers: request.headers });
+    if (preflight !== null) return preflight;
+
+    const payload = request.body.raw() === null ? request.body.value() : undefined;
+    const method = overriddenMethod(requestMethod, {
+      field: typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload) ? (payload as Record<string, unknown>)['_method'] : undefined,
+      header: headerText(request.headers['x-http-method-override']),
+    });
+    const match = matchRoute(options.table, { method, host: request.host, path });
+
+    let matched: MatchedRoute;
+    let layers: readonly (Stage | Middleware)[] = frameworkStages;
+    let handler: () => Promise<Reply>;
+    let ctx: KernelContext;
+    switch (match.kind) {
+      case 'matched': {
+        const { route } = match;
+        matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
+        ctx = new KernelContext(request, method, matched, options.shared);
+        // A webhook is exempt from CSRF (it checks a signature instead) and its callers keep no cookies.
+        const webhook = route.layers.some((layer) => layer.kind === 'webhook');
+        ctx.csrfExempt = webhook || route.layers.some((layer) => layer.kind === 'csrf-off');
+        if (webhook) ctx.persistNewSession = false;
+        ctx.etag = route.layers.some((layer) => layer.kind === 'etag');
+        // CORS outermost: the 419, 429, 403 and 503 of the stages and layers inside get its headers.
+        layers = [...routeCorsLayers(route), ...frameworkStages, ...appLayers, ...(options.routeLayers.get(route) ?? [])];
+        const target = route.target;
+        const context = ctx;
+        handler =
+          target.kind === 'handler'
+            ? async () => target.handler(context)
+            : target.kind === 'view'
+              ? () => Promise.resolve(View.make(target.template))
+              : () => Promise.resolve(Redirect.to(target.to).withStatus(target.status));
+        break;
+      }
+      case 'fallback': {
+        matched = { ...noRoute(path), domainParams: match.domainParams };
+        ctx = new KernelContext(request, method, matched, options.shared);
+        layers = [...frameworkStages, ...appLayers];
+        const fallback = match.fallback.handler;
+        const context = ctx;
+        handler = async () => fallback(context);
+        break;
+      }
+      case 'method-not-allowed':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(405, { allow: match.allowed.join(', ') });
+        break;
+      case 'bad-path':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(400);
+        break;
+      case 'not-found':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(404);
+        break;
+    }
+    if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
+    const context = ctx;
+    const reply = await options.origin.run({ ipAddress: ctx.ip ?? '', requestId: ctx.requestId }, () => runOnion(context, layers, handler));
+    return ctx.etag ? withEtag(ctx, reply) : reply;
+  };
+}
