@@ -17,6 +17,8 @@ export type ResetPasswordResult =
 /**
  * Sets a new password from a reset link: the token must be the user's, unused and under an
  * hour old, and is used up by the attempt. Every session of the user ends (the epoch goes up).
+ * The token is hashed together with the user's current address and password hash, so a link
+ * made before either changed no longer matches (`resetTokenHash`).
  */
 export class ResetPassword {
   constructor(
@@ -33,7 +35,7 @@ export class ResetPassword {
     if (!isResetToken(input.token)) return { kind: 'invalid-token' };
     const user = await this.users.findByEmail(input.email);
     if (user === null) return { kind: 'invalid-token' };
-    const createdAt = await this.tokens.consume(user.id, resetTokenHash(input.token));
+    const createdAt = await this.tokens.consume(user.id, resetTokenHash(input.token, user));
     const now = this.clock.now();
     if (createdAt === null || !resetTokenAlive(createdAt, now)) return { kind: 'invalid-token' };
 
