@@ -20,7 +20,9 @@ import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file
 import { buildRouteTable } from '../domain/routing/route-table.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import type { Environment } from 'nunjucks';
-import { buildHttpServer } from './http.js';
+import { buildFetchHandler, startHttpServer } from './http.js';
+import type { HttpParts } from './http.js';
+import type { FetchConnection, FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
 import { createViewRenderer } from './views.js';
 import { authLinks } from './auth-links.js';
 import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
@@ -252,6 +254,7 @@ export class App {
   async close(): Promise<void> {
     const booted = this.booted;
     this.booted = null;
+    this.fetchHandler = null;
     if (booted !== null) await (await booted.catch(() => null))?.close();
   }
 
@@ -273,11 +276,53 @@ export class App {
       const envFile = join(this.root, this.options.envFile ?? '.env');
       await ensureAppKey(envFile, join(this.root, '.env.example'), this.environment());
     }
-    const services = await this.services();
+    const services = await this.migratedServices();
     const logger = services.get(TOKENS.logger);
+    const server = await startHttpServer(services, this.httpParts());
+    logger.info('serving', { url: services.config.app.url, listening: server.uri, transport: services.config.http.transport });
+    return {
+      url: server.uri,
+      services,
+      stop: async () => {
+        await server.stop(10_000);
+        await this.close();
+      },
+    };
+  }
+
+  /**
+   * The app as a WHATWG fetch handler, for a host that has its own server (node:http, a
+   * Hono-style runtime) or for tests without a socket:
+   *
+   *     const response = await app.fetch(new Request('http://localhost/health'));
+   *
+   * The first call boots the app and runs the migrations, as `serve` does. `connection` tells
+   * what the request does not carry: the peer's address (`ctx.ip`).
+   */
+  readonly fetch = (request: Request, connection?: FetchConnection): Promise<Response> => {
+    this.fetchHandler ??= this.startFetchHandler().catch((error: unknown) => {
+      this.fetchHandler = null;
+      throw error;
+    });
+    return this.fetchHandler.then((handler) => handler(request, connection));
+  };
+
+  private fetchHandler: Promise<FetchHandler> | null = null;
+
+  private async startFetchHandler(): Promise<FetchHandler> {
+    return buildFetchHandler(await this.migratedServices(), this.httpParts());
+  }
+
+  /** The services, with the migrations run: what serving needs. */
+  private async migratedServices(): Promise<AppServices> {
+    const services = await this.services();
     const migrated = await services.get(TOKENS.migrator).migrate();
-    if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
-    const server = await buildHttpServer(services, {
+    if (migrated.ran.length > 0) services.get(TOKENS.logger).info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
+    return services;
+  }
+
+  private httpParts(): HttpParts {
+    return {
       root: this.root,
       frameworkRoot: FRAMEWORK_ROOT,
       table: this.routeTable(),
@@ -287,16 +332,6 @@ export class App {
       xsrfCookie: this.sendXsrfCookie,
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
-    });
-    await server.start();
-    logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
-    return {
-      url: server.info.uri,
-      services,
-      stop: async () => {
-        await server.stop({ timeout: 10_000 });
-        await this.close();
-      },
     };
   }
 

@@ -1,8 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Server } from '@hapi/hapi';
+import type { AddressInfo } from 'node:net';
 import { CookieSealer } from '../adapters/http/cookie-sealer.js';
+import { createFetchHandler } from '../adapters/http/fetch/fetch-handler.js';
+import type { FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
+import { createNodeServer } from '../adapters/http/fetch/node-listener.js';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
+import { createKernel } from '../adapters/http/kernel/kernel.js';
+import type { KernelOptions } from '../adapters/http/kernel/kernel.js';
 import type { LimiterRule } from '../adapters/http/kernel/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
@@ -82,16 +87,15 @@ export function guardPages(table: RouteTable<Handler>): GuardPages {
   };
 }
 
-export function buildHttpServer(services: AppServices, parts: HttpParts): Promise<Server> {
+/** The kernel's services and settings, from the container and the configuration. */
+function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
   checkLayersSupported(parts.table);
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
   // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
   const keys = deriveAppKeys(config.app.key.reveal());
   const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
-  return createHttpKernel({
-    host: config.server.host,
-    port: config.server.port,
+  return {
     app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
@@ -131,5 +135,46 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     rateLimiters: parts.rateLimiters,
     records: services.get(TOKENS.recordFinder),
     webhooks: parts.webhooks,
-  });
+  };
+}
+
+/** The app as a WHATWG fetch handler: the same kernel as `serve`, with no server around it. */
+export function buildFetchHandler(services: AppServices, parts: HttpParts): FetchHandler {
+  return createFetchHandler(createKernel(kernelOptions(services, parts)));
+}
+
+/** A server listening on HOST:PORT. */
+export interface HttpServer {
+  /** `http://127.0.0.1:54321`: where it listens. */
+  readonly uri: string;
+  /** Stops accepting connections and waits up to `timeoutMs` for requests in flight. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/** Starts the transport HTTP_TRANSPORT names: hapi (the default), or the fetch handler on node:http. */
+export async function startHttpServer(services: AppServices, parts: HttpParts): Promise<HttpServer> {
+  const { config } = services;
+  if (config.http.transport === 'fetch') {
+    const server = createNodeServer(buildFetchHandler(services, parts));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.server.port, config.server.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    return {
+      uri: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+      stop: (timeoutMs) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        }),
+    };
+  }
+  const server = await createHttpKernel({ host: config.server.host, port: config.server.port, ...kernelOptions(services, parts) });
+  await server.start();
+  return { uri: server.info.uri, stop: (timeoutMs) => server.stop({ timeout: timeoutMs }) };
 }

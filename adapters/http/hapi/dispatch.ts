@@ -4,14 +4,14 @@ import { canonicalHost } from '../../../domain/security/trusted-hosts.js';
 import { RequestBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
 import type { Dispatch } from '../kernel/dispatch.js';
+import { FORM_TOO_LARGE, publicFileCache } from '../kernel/front.js';
 import { rangeFits } from '../kernel/public-files.js';
 import type { PublicFiles } from '../kernel/public-files.js';
 import type { KernelRequest } from '../kernel/request.js';
 import { stateOf } from './request-state.js';
 import { sendReply } from './send-reply.js';
 import type { SendOptions } from './send-reply.js';
-import { FORM_TOO_LARGE, formTooLarge } from './stages/body-limit.js';
-import { ASSET_CACHE } from './stages/built-in-routes.js';
+import { formTooLarge } from './stages/body-limit.js';
 
 export interface HapiDispatchOptions {
   /** The kernel: the app's routes, its stages and layers. */
@@ -40,7 +40,7 @@ export function hapiDispatcher(options: HapiDispatchOptions): Lifecycle.Method {
       if (file !== null) {
         if (!rangeFits(headerText(request.headers['range']), file.size)) delete request.headers['range'];
         const versioned = typeof request.query['v'] === 'string';
-        return h.file(file.absolutePath, { confine: false }).header('cache-control', versioned ? ASSET_CACHE : 'public, max-age=0, must-revalidate');
+        return h.file(file.absolutePath, { confine: false }).header('cache-control', publicFileCache(versioned));
       }
     }
     const reply = await options.dispatch(kernelRequest(request, method));

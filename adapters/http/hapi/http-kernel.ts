@@ -1,6 +1,7 @@
 import Hapi from '@hapi/hapi';
 import type { Server } from '@hapi/hapi';
 import Inert from '@hapi/inert';
+import { ROBOTS_TXT } from '../kernel/front.js';
 import { createKernel } from '../kernel/kernel.js';
 import type { KernelOptions } from '../kernel/kernel.js';
 import { hapiDispatcher } from './dispatch.js';
@@ -8,7 +9,7 @@ import { hapiErrorPages } from './hapi-errors.js';
 import { rawBodyRoutes } from './raw-body-routes.js';
 import { bodyLimitStage, formTooLargeAnswers } from './stages/body-limit.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
-import { requestIdStage } from './stages/request-id.js';
+import { accessLogStage } from './stages/access-log.js';
 import { securityHeadersStage } from './stages/security-headers.js';
 import { trustedHostsStage } from './stages/trusted-hosts.js';
 
@@ -16,8 +17,6 @@ export interface HttpKernelOptions extends KernelOptions {
   host: string;
   port: number;
 }
-
-const ROBOTS_TXT = 'User-agent: *\nDisallow:\n';
 
 /**
  * Builds the hapi server with the pipeline of spec 001, in its order. hapi does the HTTP:
@@ -41,15 +40,12 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   });
   await server.register(Inert);
 
-  const { publicFiles, errors, https } = kernel;
+  const { publicFiles, https } = kernel;
   // Registered first: a page made from one of hapi's errors still gets the headers below.
   formTooLargeAnswers(server, options.uploadMaxBytes);
-  hapiErrorPages(server, errors, (request) => ({
-    app: options.app,
-    request: { path: request.path, query: request.query, route: null, htmx: request.headers['hx-request'] === 'true', boosted: request.headers['hx-boosted'] === 'true' },
-  }));
+  hapiErrorPages(server, kernel);
   securityHeadersStage(server, { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger });
-  requestIdStage(server, options.random);
+  accessLogStage(server);
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });

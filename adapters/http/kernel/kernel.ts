@@ -1,6 +1,7 @@
 import type { AppKeys } from '../../../domain/security/app-keys.js';
 import type { TrustedProxies } from '../../../domain/security/client-ip.js';
 import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
+import { matchRoute } from '../../../domain/routing/match.js';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CacheStore } from '../../../ports/cache-store.js';
@@ -16,6 +17,9 @@ import type { AsyncRequestOrigin } from './async-request-origin.js';
 import { dispatcher } from './dispatch.js';
 import type { Dispatch } from './dispatch.js';
 import { ErrorResponder } from './error-responder.js';
+import type { ErrorAnswer, ErrorPage } from './error-responder.js';
+import { apiClient } from './context.js';
+import type { RequestState } from './request.js';
 import type { IdentityServices } from './identity.js';
 import { PublicFiles } from './public-files.js';
 import type { Handler, Middleware } from './request-context.js';
@@ -83,18 +87,34 @@ export interface KernelOptions {
   webhooks: ReadonlyMap<string, WebhookVerifier>;
 }
 
+/** What an error page made by the transport knows of its request. */
+export interface FrontRequest {
+  method: string;
+  path: string;
+  query: Readonly<Record<string, string | string[]>>;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  state: RequestState;
+}
+
 /** The kernel, built once at start: what each transport needs to serve the app. */
 export interface Kernel {
   /** A request the transport has read, to the reply it writes. */
   dispatch: Dispatch;
   /** `public/` folders, served by the transport before the kernel runs. */
   publicFiles: PublicFiles;
-  /** Error pages and JSON, for errors the transport meets before the kernel runs. */
   errors: ErrorResponder;
+  /**
+   * The page (or JSON) of an error the transport met before the kernel ran: a body that is not
+   * what its Content-Type says, a refused Host. The session is not open for these, so such
+   * pages get the app and the request but no CSRF token or flash.
+   */
+  errorPage(request: FrontRequest, answer: ErrorAnswer): Promise<ErrorPage>;
   /** APP_URL is https: every cookie is `Secure`, and HSTS goes out. */
   https: boolean;
-  /** POST paths whose bodies the transport keeps as bytes (webhook signatures). */
+  /** POST paths whose bodies the transport keeps as bytes (webhook signatures), in hapi's path syntax. */
   rawBodyPaths: readonly string[];
+  /** Whether this request's body is kept as bytes: a POST to a webhook route. */
+  keepsRawBody(request: { method: string; host: string; path: string }): boolean;
   options: KernelOptions;
 }
 
@@ -137,5 +157,26 @@ export function createKernel(options: KernelOptions): Kernel {
     routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     origin: options.origin,
   });
-  return { dispatch, publicFiles, errors, https, rawBodyPaths: webhookPaths(options.table), options };
+  const errorPage = (request: FrontRequest, answer: ErrorAnswer): Promise<ErrorPage> =>
+    errors.respond(
+      {
+        api: apiClient(request.headers),
+        method: request.method,
+        path: request.path,
+        requestId: request.state.requestId,
+        log: request.state.log,
+        globals: () => ({
+          app: options.app,
+          request: { path: request.path, query: request.query, route: null, htmx: request.headers['hx-request'] === 'true', boosted: request.headers['hx-boosted'] === 'true' },
+          csp_nonce: () => request.state.nonce,
+        }),
+      },
+      answer,
+    );
+  const keepsRawBody = (request: { method: string; host: string; path: string }): boolean => {
+    if (request.method !== 'POST') return false;
+    const match = matchRoute(options.table, request);
+    return match.kind === 'matched' && match.route.layers.some((layer) => layer.kind === 'webhook');
+  };
+  return { dispatch, publicFiles, errors, errorPage, https, rawBodyPaths: webhookPaths(options.table), keepsRawBody, options };
 }

@@ -9,9 +9,6 @@ export interface BuiltInRouteOptions {
   robotsTxt: string;
 }
 
-/** A year: asset URLs carry their content's hash, so they never go stale. */
-export const ASSET_CACHE = 'public, max-age=31536000, immutable';
-
 /**
  * Stage 4: routes the framework answers before sessions and maintenance mode, for any Host.
  * `/health` keeps answering during maintenance and does not touch the database: a database
