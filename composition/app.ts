@@ -23,6 +23,7 @@ import type { Environment } from 'nunjucks';
 import { buildFetchHandler, startHttpServer } from './http.js';
 import type { HttpParts } from './http.js';
 import type { FetchConnection, FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
+import { AfterResponseWork } from '../adapters/http/after-response.js';
 import { createViewRenderer } from './views.js';
 import { authLinks } from './auth-links.js';
 import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
@@ -72,6 +73,8 @@ export interface AppOptions {
 export interface RunningApp {
   readonly url: string;
   readonly services: AppServices;
+  /** Resolves once the work requests left for after their answers (`ctx.afterResponse`) is done. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -252,6 +255,7 @@ export class App {
 
   /** Releases the database; the next command boots again. */
   async close(): Promise<void> {
+    await this.fetchWork.settled();
     const booted = this.booted;
     this.booted = null;
     this.fetchHandler = null;
@@ -278,13 +282,17 @@ export class App {
     }
     const services = await this.migratedServices();
     const logger = services.get(TOKENS.logger);
-    const server = await startHttpServer(services, this.httpParts());
+    const afterResponse = new AfterResponseWork();
+    const server = await startHttpServer(services, this.httpParts(afterResponse));
     logger.info('serving', { url: services.config.app.url, listening: server.uri, transport: services.config.http.transport });
     return {
       url: server.uri,
       services,
+      settled: () => afterResponse.settled(),
       stop: async () => {
         await server.stop(10_000);
+        // Mails and other work the last requests left for after their answers are not lost.
+        await afterResponse.settled();
         await this.close();
       },
     };
@@ -308,9 +316,11 @@ export class App {
   };
 
   private fetchHandler: Promise<FetchHandler> | null = null;
+  /** The work `app.fetch` requests left for after their answers; `close()` waits for it. */
+  private readonly fetchWork = new AfterResponseWork();
 
   private async startFetchHandler(): Promise<FetchHandler> {
-    return buildFetchHandler(await this.migratedServices(), this.httpParts());
+    return buildFetchHandler(await this.migratedServices(), this.httpParts(this.fetchWork));
   }
 
   /** The services, with the migrations run: what serving needs. */
@@ -321,7 +331,7 @@ export class App {
     return services;
   }
 
-  private httpParts(): HttpParts {
+  private httpParts(afterResponse: AfterResponseWork): HttpParts {
     return {
       root: this.root,
       frameworkRoot: FRAMEWORK_ROOT,
@@ -332,6 +342,7 @@ export class App {
       xsrfCookie: this.sendXsrfCookie,
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
+      afterResponse,
     };
   }
 

@@ -34,8 +34,10 @@ export class ResetPassword {
     if (check.kind === 'unacceptable') return { kind: 'invalid-password', reason: check.reason };
     if (!isResetToken(input.token)) return { kind: 'invalid-token' };
     const user = await this.users.findByEmail(input.email);
+    // An unknown address runs the same statement as a known one with a wrong token (no user has
+    // id 0), so the answer's timing does not tell which addresses have accounts.
+    const createdAt = await this.tokens.consume(user?.id ?? 0, resetTokenHash(input.token, user ?? { email: input.email, passwordHash: null }));
     if (user === null) return { kind: 'invalid-token' };
-    const createdAt = await this.tokens.consume(user.id, resetTokenHash(input.token, user));
     const now = this.clock.now();
     if (createdAt === null || !resetTokenAlive(createdAt, now)) return { kind: 'invalid-token' };
 

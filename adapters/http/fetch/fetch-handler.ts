@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { lookup as mimeLookup } from 'mime-types';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
 import { canonicalHost, hostAllowed } from '../../../domain/security/trusted-hosts.js';
 import { RequestBody, parseBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
@@ -24,6 +25,12 @@ export interface FetchConnection {
    * normalised it (dot segments, backslashes, percent-encoding), as on the hapi transport.
    */
   target?: string;
+  /**
+   * Resolves once the host has written the answer: work handlers leave for after it
+   * (`ctx.afterResponse`) waits for this. Without it, the work starts once the handler has
+   * returned its `Response`.
+   */
+  answered?: Promise<void>;
 }
 
 /** `app.fetch(request)`: the app as a WHATWG fetch handler, for node:http, Hono-style hosts and tests. */
@@ -45,7 +52,8 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
   const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
 
   /** Stages 2 to 4, the body and the kernel, for a request whose state is open. */
-  const answer = async (request: Request, url: URL, sent: string | undefined, headers: HeaderRecord, state: RequestState): Promise<WireResponse> => {
+  const answer = async (request: Request, url: URL, connection: FetchConnection, headers: HeaderRecord, state: RequestState): Promise<WireResponse> => {
+    const sent = connection.target;
     const method = request.method.toUpperCase();
     // An origin-form target as sent; an absolute-form one (or none known) as the URL gives it.
     const origin = sent?.startsWith('/') === true ? sent : undefined;
@@ -97,13 +105,19 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
         const refusal = tooLarge(kind);
         return plain(refusal.status, refusal.text);
       }
-      body = await parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }));
+      body = await parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null);
+      // Before anything reads the body (the method override, old input, validation, handlers):
+      // whatever walks it afterwards can rely on it being shallow.
+      if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
+        state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
+        return failed({ status: 400, detail: BODY_TOO_DEEP });
+      }
     } catch (error) {
       if (error instanceof HttpAbort) return failed({ status: error.status, detail: error.message });
       throw error;
     }
     const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
-    const wire = await toWire(await kernel.dispatch(kernelRequest), wireOptions);
+    const wire = await toWire(await kernel.dispatch(kernelRequest, () => connection.answered ?? new Promise((resolve) => setImmediate(resolve))), wireOptions);
     return wire.body.kind === 'file' ? withFile(wire, headerText(headers['range'])).catch(() => failed({ status: 404, detail: '' })) : wire;
   };
 
@@ -114,7 +128,7 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
     const method = request.method.toUpperCase();
     let wire: WireResponse;
     try {
-      wire = await answer(request, url, connection.target, headers, state);
+      wire = await answer(request, url, connection, headers, state);
     } catch (error) {
       wire = pageWire(await kernel.errorPage({ method, path: url.pathname, query: queryRecord(url.searchParams), headers, state }, { status: 500, detail: '', error }));
     }
@@ -176,10 +190,11 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
 }
 
 /** The body as hapi's parser would give it: a webhook's bytes kept, a form's fields, JSON, text. */
-async function parsedBody(raw: Buffer, headers: HeaderRecord, keepRaw: boolean): Promise<RequestBody> {
+/** `rawMaxDepth`: keep the bytes (a webhook's), refusing them when parsed deeper than this; null parses now. */
+async function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | null): Promise<RequestBody> {
   const contentType = headerText(headers['content-type']);
   const bytes = decoded(raw, headerText(headers['content-encoding'])?.trim().toLowerCase());
-  if (keepRaw) return RequestBody.raw(bytes, contentType);
+  if (rawMaxDepth !== null) return RequestBody.raw(bytes, contentType, rawMaxDepth);
   if (bytes.length === 0) return RequestBody.parsed(contentType === undefined ? null : parseBody(bytes, contentType));
   const mime = (contentType ?? 'application/octet-stream').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!PARSED_TYPES.test(mime)) throw new HttpAbort(415, 'Unsupported Media Type');

@@ -61,7 +61,7 @@ async function serve(handler: FetchHandler, incoming: IncomingMessage, outgoing:
     // Node's fetch needs this for a streamed request body.
     ...(hasBody ? { duplex: 'half' } : {}),
   });
-  const connection: FetchConnection = { target: incoming.url ?? '/' };
+  const connection: FetchConnection = { target: incoming.url ?? '/', answered: new Promise((resolve) => outgoing.once('close', () => resolve())) };
   if (incoming.socket.remoteAddress !== undefined) connection.remoteAddress = incoming.socket.remoteAddress;
   const response = await handler(request, connection);
 

@@ -1,5 +1,6 @@
 import { badRequest } from '@hapi/boom';
 import type { Lifecycle, Request } from '@hapi/hapi';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
 import { canonicalHost } from '../../../domain/security/trusted-hosts.js';
 import { RequestBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
@@ -18,6 +19,8 @@ export interface HapiDispatchOptions {
   dispatch: Dispatch;
   publicFiles: PublicFiles;
   send: SendOptions;
+  /** BODY_MAX_DEPTH: arrays and objects nested deeper in a body are refused with a 400. */
+  bodyMaxDepth: number;
 }
 
 /**
@@ -28,6 +31,12 @@ export interface HapiDispatchOptions {
 export function hapiDispatcher(options: HapiDispatchOptions): Lifecycle.Method {
   return async (request: Request, h) => {
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
+    // Before anything reads the body (the method override, old input, validation, handlers):
+    // whatever walks it afterwards can rely on it being shallow.
+    if (!bodyDepthWithin(request.payload, options.bodyMaxDepth)) {
+      stateOf(request).log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
+      throw badRequest(BODY_TOO_DEEP);
+    }
     // The path of the request target as sent (hapi's `request.path`), never `request.url`,
     // which hapi builds from the Host header: a Host like `a/admin?` would move the path.
     const path = request.path;
@@ -43,13 +52,13 @@ export function hapiDispatcher(options: HapiDispatchOptions): Lifecycle.Method {
         return h.file(file.absolutePath, { confine: false }).header('cache-control', publicFileCache(versioned));
       }
     }
-    const reply = await options.dispatch(kernelRequest(request, method));
+    const reply = await options.dispatch(kernelRequest(request, method, options.bodyMaxDepth), () => new Promise((resolve) => request.raw.res.once('close', () => resolve())));
     return sendReply(h, reply, options.send);
   };
 }
 
 /** hapi's request as the kernel reads it. */
-function kernelRequest(request: Request, method: string): KernelRequest {
+function kernelRequest(request: Request, method: string, bodyMaxDepth: number): KernelRequest {
   const rawRoute = request.route.settings.app?.fwRawBody === true;
   const payload = request.payload;
   const contentType = headerText(request.headers['content-type']);
@@ -60,7 +69,7 @@ function kernelRequest(request: Request, method: string): KernelRequest {
     host: request.info.host,
     query: request.query as Record<string, string | string[]>,
     headers: request.headers,
-    body: rawRoute ? RequestBody.raw(Buffer.isBuffer(payload) ? payload : Buffer.alloc(0), contentType) : RequestBody.parsed(payload),
+    body: rawRoute ? RequestBody.raw(Buffer.isBuffer(payload) ? payload : Buffer.alloc(0), contentType, bodyMaxDepth) : RequestBody.parsed(payload),
     state: stateOf(request),
   };
 }

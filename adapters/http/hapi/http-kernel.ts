@@ -50,7 +50,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
 
-  const dispatch = hapiDispatcher({ dispatch: kernel.dispatch, publicFiles, send: { sealer: options.sealer, https } });
+  const dispatch = hapiDispatcher({ dispatch: kernel.dispatch, publicFiles, send: { sealer: options.sealer, https }, bodyMaxDepth: options.bodyMaxDepth });
   server.route({
     method: '*',
     path: '/{path*}',

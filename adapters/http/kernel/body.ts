@@ -1,4 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
 import { HttpAbort } from './http-error.js';
 
 /**
@@ -14,16 +15,17 @@ export class RequestBody {
     private readonly payload: unknown,
     private readonly bytes: Buffer | null,
     private readonly contentType: string | undefined,
+    private readonly maxDepth: number,
   ) {}
 
   /** A body the transport parsed (or none: `undefined`). */
   static parsed(value: unknown): RequestBody {
-    return new RequestBody(value, null, undefined);
+    return new RequestBody(value, null, undefined, Infinity);
   }
 
-  /** A body kept as bytes, parsed on demand by its Content-Type. */
-  static raw(bytes: Buffer, contentType: string | undefined): RequestBody {
-    return new RequestBody(undefined, bytes, contentType);
+  /** A body kept as bytes, parsed on demand by its Content-Type; nested deeper than `maxDepth`, it is refused (400). */
+  static raw(bytes: Buffer, contentType: string | undefined, maxDepth: number): RequestBody {
+    return new RequestBody(undefined, bytes, contentType, maxDepth);
   }
 
   /** The bytes as received, on a raw-body route; null elsewhere. */
@@ -34,6 +36,7 @@ export class RequestBody {
   value(): unknown {
     if (this.bytes === null) return this.payload;
     this.parsed ??= { value: parseBody(this.bytes, this.contentType) };
+    if (!bodyDepthWithin(this.parsed.value, this.maxDepth)) throw new HttpAbort(400, BODY_TOO_DEEP);
     return this.parsed.value;
   }
 }
@@ -47,12 +50,19 @@ export function parseBody(raw: Buffer, contentType: string | undefined): unknown
   return raw.length === 0 ? null : raw;
 }
 
+/** A `"__proto__":` key, also spelled with `\u` escapes (the check @hapi/bourne makes). */
+const PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/u;
+
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text, (key, value: unknown) => {
+    const value: unknown = JSON.parse(text);
+    // The reviver walks the value recursively (a body 5000 deep would overflow the stack before
+    // the depth limit could refuse it), so it runs only when such a key may be there.
+    if (!PROTO_KEY.test(text)) return value;
+    return JSON.parse(text, (key, item: unknown) => {
       // An own `__proto__` key turns into a prototype when the object is later merged.
       if (key === '__proto__') throw new SyntaxError('__proto__ key');
-      return value;
+      return item;
     });
   } catch {
     throw new HttpAbort(400, 'Invalid request payload JSON format');

@@ -153,6 +153,13 @@ export class KernelContext implements RequestContext {
     return this.request.state.requestId;
   }
 
+  /** What `afterResponse` was given, run by the dispatcher once the answer is written. */
+  readonly afterResponseTasks: (() => Promise<void>)[] = [];
+
+  afterResponse(task: () => Promise<void>): void {
+    this.afterResponseTasks.push(task);
+  }
+
   get log(): Logger {
     return this.request.state.log;
   }

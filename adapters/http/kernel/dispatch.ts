@@ -11,6 +11,7 @@ import type { Stage } from './pipeline.js';
 import { answerPreflight, routeCorsLayers } from './cors.js';
 import { ErrorReply } from './resolved-replies.js';
 import { withEtag } from './stages/etag.js';
+import type { AfterResponseWork } from '../after-response.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
 import type { KernelRequest } from './request.js';
 
@@ -25,10 +26,16 @@ export interface DispatchOptions {
   routeLayers: ReadonlyMap<object, readonly Middleware[]>;
   /** Where listeners of the events a handler publishes read the client's address and the request id. */
   origin: AsyncRequestOrigin;
+  /** Runs what handlers leave for after their answers (`ctx.afterResponse`). */
+  afterResponse: AfterResponseWork;
 }
 
-/** The kernel's answer to one request: a reply value the transport writes. */
-export type Dispatch = (request: KernelRequest) => Promise<Reply>;
+/**
+ * The kernel's answer to one request: a reply value the transport writes. `answered` resolves
+ * once the transport has written the answer; it is asked for only when a handler left work
+ * for after it (`ctx.afterResponse`).
+ */
+export type Dispatch = (request: KernelRequest, answered: () => Promise<void>) => Promise<Reply>;
 
 function noRoute(path: string): MatchedRoute {
   return { name: null, pattern: path, params: {}, domainParams: {} };
@@ -46,7 +53,7 @@ function refusal(status: number, headers: Record<string, string> = {}): () => Pr
  */
 export function dispatcher(options: DispatchOptions): Dispatch {
   const { frameworkStages, appLayers } = options;
-  return async (request) => {
+  return async (request, answered) => {
     const { path, method: requestMethod } = request;
     // Before the stages: a preflight opens no session, needs no CSRF token, counts for no throttle.
     const preflight = answerPreflight(options.table, { method: requestMethod, host: request.host, path, headers: request.headers });
@@ -109,7 +116,11 @@ export function dispatcher(options: DispatchOptions): Dispatch {
     }
     if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
     const context = ctx;
-    const reply = await options.origin.run({ ipAddress: ctx.ip ?? '', requestId: ctx.requestId }, () => runOnion(context, layers, handler));
+    const origin = { ipAddress: ctx.ip ?? '', requestId: ctx.requestId };
+    const reply = await options.origin.run(origin, () => runOnion(context, layers, handler));
+    if (context.afterResponseTasks.length > 0) {
+      options.afterResponse.schedule(context.afterResponseTasks, { answered: answered(), log: context.log, scope: (run) => options.origin.run(origin, run) });
+    }
     return ctx.etag ? withEtag(ctx, reply) : reply;
   };
 }

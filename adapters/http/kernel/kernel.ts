@@ -11,6 +11,7 @@ import type { RandomSource } from '../../../ports/random-source.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { SessionStore } from '../../../ports/session-store.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
+import type { AfterResponseWork } from '../after-response.js';
 import type { FormContext } from '../validation/form-context.js';
 import type { WebhookVerifier } from '../webhooks.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
@@ -43,6 +44,10 @@ export interface KernelOptions {
   /** APP_DEBUG on with APP_ENV=local: error pages show the request, the error and the template line. */
   debugPages: boolean;
   uploadMaxBytes: number;
+  /** BODY_MAX_DEPTH: arrays and objects nested deeper in a body are refused with a 400 (by the transport, which reads bodies). */
+  bodyMaxDepth: number;
+  /** Runs what handlers leave for after their answers; the app's stop waits for it. */
+  afterResponse: AfterResponseWork;
   requestTimeoutMs: number;
   trustedProxies: TrustedProxies;
   /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
@@ -156,6 +161,7 @@ export function createKernel(options: KernelOptions): Kernel {
     appLayers: options.appLayers,
     routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     origin: options.origin,
+    afterResponse: options.afterResponse,
   });
   const errorPage = (request: FrontRequest, answer: ErrorAnswer): Promise<ErrorPage> =>
     errors.respond(
