@@ -9,6 +9,8 @@ export type { AppOptions, RunningApp, CommandOutcome, CallOptions } from './app.
 export { terminalInput } from '../adapters/cli/terminal-input.js';
 export type { Module, Seeder } from './module.js';
 export { TestApp } from './testing.js';
+export { createNodeServer, nodeListener } from '../adapters/http/fetch/node-listener.js';
+export type { FetchHandler, FetchConnection } from '../adapters/http/fetch/fetch-handler.js';
 export { createDefaultApp } from './default-app.js';
 export { ConfigError } from './config.js';
 export type { Config } from './config.js';

@@ -239,6 +239,18 @@ const badSamples: Sample[] = [
     ['composition-entry-only'],
   ),
   sample(
+    'example host mounting fw through its public API',
+    'examples/host/server.ts',
+    `import { App, nodeListener } from '../../composition/index.js';`,
+    [],
+  ),
+  sample(
+    'adapter importing the public API',
+    'adapters/log/x.ts',
+    `import { App } from '../../composition/index.js';`,
+    ['composition-entry-only'],
+  ),
+  sample(
     'adapter importing a test helper',
     'adapters/log/x.ts',
     `import { fixture } from '../../tests/support/fixture.js';`,

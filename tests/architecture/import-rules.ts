@@ -29,6 +29,9 @@ const SOURCE_FOLDERS = ['domain', 'application', 'ports', 'adapters', 'compositi
 /** The only places allowed to wire the app together (import `composition/`). */
 const ENTRY_POINTS = new Set(['bin', 'tests', 'bench', 'composition']);
 
+/** The framework's public API (`import … from 'fw'`): the one file of composition/ an example may import. */
+const PUBLIC_API = 'composition/index.ts';
+
 /** Driving adapters call the use cases; every other adapter group is driven (called by them). */
 const DRIVING_ADAPTERS = new Set(['http', 'cli']);
 
@@ -143,8 +146,7 @@ function checkKernelWithoutHapi(files: SourceFile[]): Violation[] {
 
 /** The repository file a relative specifier names (`./x.js` is `x.ts`), or undefined for a package. */
 function localFile(fromPath: string, specifier: string): string | undefined {
-  if (!specifier.startsWith('.')) return undefined;
-  return posix.normalize(posix.join(posix.dirname(fromPath), specifier)).replace(/\.js$/u, '.ts');
+  return specifier.startsWith('.') ? resolvedPath(fromPath, specifier) : undefined;
 }
 
 type Report = (node: ts.Node, rule: string, detail: string) => void;
@@ -188,7 +190,9 @@ function importProblem(path: string, layer: string, ref: ImportRef): Problem | u
   const what = describeTarget(target);
 
   // Checked first and for every file, so an import of composition/ reports this rule only.
-  if (targetLayer === 'composition' && !ENTRY_POINTS.has(layer)) {
+  // An example is a host of its own that uses fw as a user does: through its public API.
+  const publicApi = layer === 'examples' && target.kind === 'file' && resolvedPath(path, ref.specifier) === PUBLIC_API;
+  if (targetLayer === 'composition' && !ENTRY_POINTS.has(layer) && !publicApi) {
     return { rule: 'composition-entry-only', why: 'only bin/, tests/, bench/ and composition/ may import it' };
   }
 
@@ -324,6 +328,11 @@ function resolve(fromPath: string, specifier: string): Target {
     return { kind: 'node', name: specifier.replace(/^node:/, '') };
   }
   return { kind: 'package', name: specifier };
+}
+
+/** The repository path a relative specifier names (`../x.js` from `a/b.ts` is `x.ts`). */
+function resolvedPath(fromPath: string, specifier: string): string {
+  return posix.normalize(posix.join(posix.dirname(fromPath), specifier)).replace(/\.js$/u, '.ts');
 }
 
 function describeTarget(target: Target): string {
