@@ -10,6 +10,7 @@ import { createKernel } from '../adapters/http/kernel/kernel.js';
 import type { KernelOptions } from '../adapters/http/kernel/kernel.js';
 import type { LimiterRule } from '../adapters/http/kernel/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
+import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
 import type { Handler, Middleware } from '../adapters/http/kernel/request-context.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
@@ -98,7 +99,15 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
   const keys = deriveAppKeys(config.app.key.reveal());
   const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
   return {
-    app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
+    app: {
+      name: config.app.name,
+      env: config.app.env,
+      debug: config.app.debug,
+      url: config.app.url,
+      locale: config.app.locale,
+      timezone: config.app.timezone,
+      currency: config.app.currency,
+    },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
     bodyMaxDepth: config.http.bodyMaxDepth,
@@ -132,7 +141,12 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
     appLayers: parts.layers,
     provided: parts.provided,
     shares: parts.shares,
-    forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
+    forms: {
+      records: services.get(TOKENS.recordLookup),
+      passwords: services.get(TOKENS.passwordHasher),
+      formats: validatorFormatChecks,
+      translator: services.get(TOKENS.translator),
+    },
     maintenance: services.get(TOKENS.maintenance),
     xsrfCookie: parts.xsrfCookie,
     cacheStore: services.get(TOKENS.cacheStore),

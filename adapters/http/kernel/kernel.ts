@@ -12,7 +12,7 @@ import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { SessionStore } from '../../../ports/session-store.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { AfterResponseWork } from '../after-response.js';
-import type { FormContext } from '../validation/form-context.js';
+import type { FormServices } from '../validation/form-context.js';
 import type { WebhookVerifier } from '../webhooks.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
 import { dispatcher } from './dispatch.js';
@@ -85,7 +85,7 @@ export interface KernelOptions {
   /** Whether the site is down for maintenance (`fwx down`). */
   maintenance: MaintenanceSwitch;
   /** What form validation reaches beyond the input (unique/exists, current password). */
-  forms: Omit<FormContext, 'user'>;
+  forms: FormServices;
   /** Rows for route model binding (`ctx.found`). */
   records: RecordFinder;
   /** `App.webhook(name, verifier)`: the signature checks of `Routes.webhook` routes. */
