@@ -11,7 +11,6 @@ import { Header, status, text, withExtras } from './replies.js';
 import type { Reply } from './replies.js';
 import type { Middleware } from './request-context.js';
 import { StopWithReply, headerText } from './context.js';
-import { ErrorReply } from './resolved-replies.js';
 
 type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -136,7 +135,6 @@ function withCorsOnError(error: unknown, headers: Record<string, string>): unkno
     return abort;
   }
   if (error instanceof StopWithReply) return new StopWithReply(withCorsHeaders(error.reply, headers));
-  if (error instanceof ErrorReply) return new ErrorReply({ ...error.answer, headers: withHeaders(error.answer.headers ?? {}, headers) });
   // Anything else is a 500. Outermost, this layer never sees one (the views stage inside it
   // made the page, which got the headers above); deeper, that page goes without them.
   return error;

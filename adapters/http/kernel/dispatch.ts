@@ -9,7 +9,7 @@ import type { ContextShared, MatchedRoute } from './context.js';
 import { runOnion } from './pipeline.js';
 import type { Stage } from './pipeline.js';
 import { answerPreflight, routeCorsLayers } from './cors.js';
-import { ErrorReply } from './resolved-replies.js';
+import { HttpAbort } from './http-error.js';
 import { withEtag } from './stages/etag.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
@@ -41,8 +41,9 @@ function noRoute(path: string): MatchedRoute {
   return { name: null, pattern: path, params: {}, domainParams: {} };
 }
 
+/** No route answers: the request stops with the status, made a page by the views stage. */
 function refusal(status: number, headers: Record<string, string> = {}): () => Promise<Reply> {
-  return () => Promise.resolve(new ErrorReply({ status, detail: '', headers }) as unknown as Reply);
+  return () => Promise.reject(new HttpAbort(status, '', headers));
 }
 
 /**

@@ -1,16 +1,9 @@
-import type { ErrorAnswer } from './error-responder.js';
-
 /** A redirect whose target is known: made by the views stage from `Redirect.route/intended/back`. */
 export class ResolvedRedirect {
   constructor(
     readonly location: string,
     readonly status: 301 | 302 | 303,
   ) {}
-}
-
-/** An error on its way to its page (the views stage renders it, or hapi's own error path). */
-export class ErrorReply {
-  constructor(readonly answer: ErrorAnswer) {}
 }
 
 /** A finished body with its status and headers (a rendered page or error answer). */

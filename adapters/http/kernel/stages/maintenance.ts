@@ -9,10 +9,9 @@ import type { Clock } from '../../../../ports/clock.js';
 import type { Logger } from '../../../../ports/logger.js';
 import type { MaintenanceSwitch } from '../../../../ports/maintenance-switch.js';
 import { SetCookie } from '../cookies.js';
+import { HttpAbort } from '../http-error.js';
 import { Redirect, combine } from '../replies.js';
-import type { Reply } from '../replies.js';
 import type { Stage } from '../pipeline.js';
-import { ErrorReply } from '../resolved-replies.js';
 
 /** How long a browser that visited `/<SECRET>` stays let in. */
 const BYPASS_SECONDS = 12 * 60 * 60;
@@ -51,7 +50,7 @@ export function maintenanceStage(options: MaintenanceStageOptions): Stage {
         return combine(Redirect.to('/'), SetCookie.make(MAINTENANCE_BYPASS_COOKIE, value).maxAge(BYPASS_SECONDS));
       }
       case 'unavailable':
-        return new ErrorReply({ status: 503, detail: '', headers: { 'retry-after': String(answer.retryAfterSeconds) } }) as unknown as Reply;
+        throw new HttpAbort(503, '', { 'retry-after': String(answer.retryAfterSeconds) });
     }
   };
 }

@@ -7,7 +7,7 @@ import type { ErrorAnswer, ErrorResponder } from '../error-responder.js';
 import type { KernelContext } from '../context.js';
 import { StopWithReply, headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
-import { ErrorReply, RawReply, ResolvedRedirect } from '../resolved-replies.js';
+import { RawReply, ResolvedRedirect } from '../resolved-replies.js';
 import { TOASTS_KEY } from '../view-globals.js';
 
 export interface ViewsStageOptions {
@@ -21,7 +21,6 @@ export interface ViewsStageOptions {
 /** What a thrown error means for the visitor. Only `abort` messages are shown as they are. */
 export function answerFor(error: unknown): ErrorAnswer {
   if (error instanceof HttpAbort) return { status: error.status, detail: error.message, headers: error.headers, error };
-  if (error instanceof ErrorReply) return error.answer;
   return { status: 500, detail: '', error };
 }
 
@@ -47,7 +46,6 @@ export function viewsStage(options: ViewsStageOptions): Stage {
       return new RawReply(reply.status, 'text/html; charset=utf-8', html);
     }
     if (reply instanceof Redirect) return new ResolvedRedirect(redirectLocation(ctx, reply, options.appOrigin), reply.status);
-    if (reply instanceof ErrorReply) return errorPage(ctx, reply.answer);
     return reply;
   };
 
@@ -74,12 +72,14 @@ export function viewsStage(options: ViewsStageOptions): Stage {
   };
 
   return async (ctx, next) => {
+    // The two ways to stop a request: `abort(status)` (an `HttpAbort`) becomes its error page
+    // here; a `StopWithReply` (a failed form's way back) is sent as its reply.
     let reply: Reply;
     try {
       reply = await next();
     } catch (error) {
-      // Internal replies travel the onion like any other; the public Reply type does not list them.
-      reply = error instanceof StopWithReply ? error.reply : (new ErrorReply(answerFor(error)) as unknown as Reply);
+      if (!(error instanceof StopWithReply)) return errorPage(ctx, answerFor(error));
+      reply = error.reply;
     }
     try {
       return await resolve(ctx, reply);
