@@ -1,4 +1,4 @@
-import type { RouteTable } from '../../../domain/routing/route-table.js';
+import type { Route, RouteTable } from '../../../domain/routing/route-table.js';
 import { matchRoute } from '../../../domain/routing/match.js';
 import { overriddenMethod } from '../../../domain/security/method-override.js';
 import { Redirect, View } from './replies.js';
@@ -47,6 +47,42 @@ function refusal(status: number, headers: Record<string, string> = {}): () => Pr
 }
 
 /**
+ * What a matched route needs on every request, worked out once at start: the whole onion in
+ * order (CORS outermost, so the 419, 429, 403 and 503 of the stages and layers inside get its
+ * headers), and what its layers say about CSRF, cookies and ETags.
+ */
+interface RoutePlan {
+  layers: readonly (Stage | Middleware)[];
+  /** A webhook (it checks a signature instead) or `.withoutCsrf()`. */
+  csrfExempt: boolean;
+  /** A webhook's callers keep no cookies: a session it starts is not sent. */
+  persistNewSession: boolean;
+  etag: boolean;
+}
+
+/** Each route's plan: made for every route of the table at start, kept by route. */
+function routePlans(options: DispatchOptions): (route: Route<Handler>) => RoutePlan {
+  const plans = new Map<Route<Handler>, RoutePlan>();
+  const planOf = (route: Route<Handler>): RoutePlan => {
+    let plan = plans.get(route);
+    if (plan === undefined) {
+      const kinds = new Set(route.layers.map((layer) => layer.kind));
+      const webhook = kinds.has('webhook');
+      plan = {
+        layers: [...routeCorsLayers(route), ...options.frameworkStages, ...options.appLayers, ...(options.routeLayers.get(route) ?? [])],
+        csrfExempt: webhook || kinds.has('csrf-off'),
+        persistNewSession: !webhook,
+        etag: kinds.has('etag'),
+      };
+      plans.set(route, plan);
+    }
+    return plan;
+  };
+  for (const route of options.table.routes) planOf(route);
+  return planOf;
+}
+
+/**
  * The app's routes for a request the transport has read (public files and the framework's own
  * routes are the transport's, before this): CORS preflights, then the route matched by the
  * domain's router (host, method after override, path), then the onion of framework stages,
@@ -54,6 +90,8 @@ function refusal(status: number, headers: Record<string, string> = {}): () => Pr
  */
 export function dispatcher(options: DispatchOptions): Dispatch {
   const { frameworkStages, appLayers } = options;
+  const planOf = routePlans(options);
+  const fallbackLayers = [...frameworkStages, ...appLayers];
   return async (request, answered) => {
     const { path, method: requestMethod } = request;
     // Before the stages: a preflight opens no session, needs no CSRF token, counts for no throttle.
@@ -76,13 +114,11 @@ export function dispatcher(options: DispatchOptions): Dispatch {
         const { route } = match;
         matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
         ctx = new KernelContext(request, method, matched, options.shared);
-        // A webhook is exempt from CSRF (it checks a signature instead) and its callers keep no cookies.
-        const webhook = route.layers.some((layer) => layer.kind === 'webhook');
-        ctx.csrfExempt = webhook || route.layers.some((layer) => layer.kind === 'csrf-off');
-        if (webhook) ctx.persistNewSession = false;
-        ctx.etag = route.layers.some((layer) => layer.kind === 'etag');
-        // CORS outermost: the 419, 429, 403 and 503 of the stages and layers inside get its headers.
-        layers = [...routeCorsLayers(route), ...frameworkStages, ...appLayers, ...(options.routeLayers.get(route) ?? [])];
+        const plan = planOf(route);
+        ctx.csrfExempt = plan.csrfExempt;
+        ctx.persistNewSession = plan.persistNewSession;
+        ctx.etag = plan.etag;
+        layers = plan.layers;
         const target = route.target;
         const context = ctx;
         handler =
@@ -96,7 +132,7 @@ export function dispatcher(options: DispatchOptions): Dispatch {
       case 'fallback': {
         matched = { ...noRoute(path), domainParams: match.domainParams };
         ctx = new KernelContext(request, method, matched, options.shared);
-        layers = [...frameworkStages, ...appLayers];
+        layers = fallbackLayers;
         const fallback = match.fallback.handler;
         const context = ctx;
         handler = async () => fallback(context);
