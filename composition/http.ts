@@ -22,6 +22,7 @@ import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
 import { FrameworkError } from '../domain/shared/errors.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { PUBLIC_DISK_PATH, storageSettings } from './storage.js';
 import type { AfterResponseWork } from '../adapters/http/after-response.js';
 
 /** What the App contributes to its HTTP kernel besides configuration and services. */
@@ -153,6 +154,9 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
     rateLimiters: parts.rateLimiters,
     records: services.get(TOKENS.recordFinder),
     webhooks: parts.webhooks,
+    storage: services.get(TOKENS.storage),
+    publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storageSettings(config).publicRoot }],
+    uploadTempDir: storageSettings(config).uploadTempDir,
   };
 }
 

@@ -65,6 +65,7 @@ import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
 import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
 import type { RecordActivity } from '../application/audit/record-activity.js';
+import type { Storage } from '../ports/storage.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -144,6 +145,8 @@ export const TOKENS = {
   unlinkProvider: token<UnlinkProvider>('UnlinkProvider'),
   showLinkedAccounts: token<ShowLinkedAccounts>('ShowLinkedAccounts'),
   recordActivity: token<RecordActivity>('RecordActivity'),
+  /** The app's storage disks (FILESYSTEM_DISK, S3_*): `ctx.service(TOKENS.storage).disk('public')`. */
+  storage: token<Storage>('Storage'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;

@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { lookup as mimeLookup } from 'mime-types';
 import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
@@ -13,6 +16,8 @@ import { HttpAbort } from '../kernel/http-error.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
 import { toWire } from '../kernel/wire.js';
+import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
+import { uploadRefusal } from '../uploads/upload-refusal.js';
 import type { WireResponse } from '../kernel/wire.js';
 
 /** What the host knows of the connection that a WHATWG `Request` does not carry. */
@@ -50,6 +55,8 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
   const { options } = kernel;
   const front = { https: kernel.https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger };
   const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
+  const uploadTempDir = options.uploadTempDir ?? join(tmpdir(), 'fw-uploads');
+  const uploadLimits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: options.uploadMaxBytes };
 
   /** Stages 2 to 4, the body and the kernel, for a request whose state is open. */
   const answer = async (request: Request, url: URL, connection: FetchConnection, headers: HeaderRecord, state: RequestState): Promise<WireResponse> => {
@@ -97,24 +104,38 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
     // RFC 9112 §3.2: a Host that is no host (`a b`, `[`, `a/admin?`) is the client's mistake.
     if (host !== '' && canonicalHost(host) === null) return failed({ status: 400, detail: 'The Host header is not a valid host' });
 
+    const upload = method !== 'GET' && method !== 'HEAD' && kind === 'upload' && request.body !== null && !kernel.keepsRawBody({ method, host, path });
     let body: RequestBody;
-    try {
+    if (upload) {
+      // Multipart forms go through the same parser as on hapi: files streamed to temporary
+      // files (`Upload` values), removed once the answer is written.
+      try {
+        const parsed = await parseMultipart(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), headers, { tempDir: uploadTempDir, limits: uploadLimits });
+        void (connection.answered ?? new Promise((resolve) => setImmediate(resolve))).then(() => parsed.cleanup());
+        body = RequestBody.parsed(parsed.fields);
+      } catch (error) {
+        if (!(error instanceof MultipartError)) throw error;
+        return plain(error.status, uploadRefusal(error, options.forms.translator, headerText(headers['accept-language']) ?? null));
+      }
+    } else {
       // GET and HEAD bodies are not read, as on hapi.
       const bytes = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(request, limit);
       if (bytes === 'too-large') {
         const refusal = tooLarge(kind);
         return plain(refusal.status, refusal.text);
       }
-      body = await parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null);
-      // Before anything reads the body (the method override, old input, validation, handlers):
-      // whatever walks it afterwards can rely on it being shallow.
-      if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
-        state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
-        return failed({ status: 400, detail: BODY_TOO_DEEP });
+      try {
+        body = parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null);
+      } catch (error) {
+        if (error instanceof HttpAbort) return failed({ status: error.status, detail: error.message });
+        throw error;
       }
-    } catch (error) {
-      if (error instanceof HttpAbort) return failed({ status: error.status, detail: error.message });
-      throw error;
+    }
+    // Before anything reads the body (the method override, old input, validation, handlers):
+    // whatever walks it afterwards can rely on it being shallow.
+    if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
+      state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
+      return failed({ status: 400, detail: BODY_TOO_DEEP });
     }
     const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
     const wire = await toWire(await kernel.dispatch(kernelRequest, () => connection.answered ?? new Promise((resolve) => setImmediate(resolve))), wireOptions);
@@ -189,34 +210,16 @@ function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
   return bytes;
 }
 
-/** The body as hapi's parser would give it: a webhook's bytes kept, a form's fields, JSON, text. */
+/** The body as hapi's parser would give it: a webhook's bytes kept, a urlencoded form's fields, JSON, text (multipart forms go to the uploads parser). */
 /** `rawMaxDepth`: keep the bytes (a webhook's), refusing them when parsed deeper than this; null parses now. */
-async function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | null): Promise<RequestBody> {
+function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | null): RequestBody {
   const contentType = headerText(headers['content-type']);
   const bytes = decoded(raw, headerText(headers['content-encoding'])?.trim().toLowerCase());
   if (rawMaxDepth !== null) return RequestBody.raw(bytes, contentType, rawMaxDepth);
   if (bytes.length === 0) return RequestBody.parsed(contentType === undefined ? null : parseBody(bytes, contentType));
   const mime = (contentType ?? 'application/octet-stream').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!PARSED_TYPES.test(mime)) throw new HttpAbort(415, 'Unsupported Media Type');
-  if (mime === 'multipart/form-data') return RequestBody.parsed(await multipart(bytes, contentType ?? ''));
   return RequestBody.parsed(parseBody(bytes, contentType));
-}
-
-/** A multipart form as hapi gives it with `output: 'data'`: text fields as strings, files as bytes, repeats as lists. */
-async function multipart(bytes: Buffer, contentType: string): Promise<Record<string, unknown>> {
-  let form: FormData;
-  try {
-    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new HttpAbort(400, 'Invalid multipart payload format');
-  }
-  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [name, entry] of form) {
-    const value = typeof entry === 'string' ? entry : Buffer.from(await entry.arrayBuffer());
-    const known = fields[name];
-    fields[name] = known === undefined ? value : [...(Array.isArray(known) ? (known as unknown[]) : [known]), value];
-  }
-  return fields;
 }
 
 /** An error page as a wire response. */

@@ -1,9 +1,13 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Hapi from '@hapi/hapi';
 import type { Server } from '@hapi/hapi';
 import Inert from '@hapi/inert';
 import { ROBOTS_TXT } from '../kernel/front.js';
 import { createKernel } from '../kernel/kernel.js';
 import type { KernelOptions } from '../kernel/kernel.js';
+import { storageRoutes } from '../storage/storage-routes.js';
+import { uploadStage } from '../uploads/hapi-uploads.js';
 import { hapiDispatcher } from './dispatch.js';
 import { hapiErrorPages } from './hapi-errors.js';
 import { rawBodyRoutes } from './raw-body-routes.js';
@@ -49,6 +53,9 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
+  uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => options.clock.now(), translator: options.forms.translator });
+  const storage = options.storage;
+  if (storage !== undefined) storageRoutes(server, { storage, publicFolders: options.publicStorage ?? [], signing: { key: options.keys.signedUrls, clock: options.clock } });
 
   const dispatch = hapiDispatcher({ dispatch: kernel.dispatch, publicFiles, send: { sealer: options.sealer, https }, bodyMaxDepth: options.bodyMaxDepth });
   server.route({

@@ -10,6 +10,8 @@ import type { MaintenanceSwitch } from '../../../ports/maintenance-switch.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { SessionStore } from '../../../ports/session-store.js';
+import type { Storage } from '../../../ports/storage.js';
+import { storageUrl } from '../storage/storage-url.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { FormServices } from '../validation/form-context.js';
@@ -90,6 +92,12 @@ export interface KernelOptions {
   records: RecordFinder;
   /** `App.webhook(name, verifier)`: the signature checks of `Routes.webhook` routes. */
   webhooks: ReadonlyMap<string, WebhookVerifier>;
+  /** The storage disks: local public files served under their path, temporary links, `storage_url()`. */
+  storage?: Storage;
+  /** Local public disks: the URL path their files are served under (`/storage`) and their folder. */
+  publicStorage?: readonly { urlPath: string; root: string }[];
+  /** Where uploads wait while their request runs (UPLOAD_TMP_DIR); the system's temporary folder by default. */
+  uploadTempDir?: string;
 }
 
 /** What an error page made by the transport knows of its request. */
@@ -137,7 +145,14 @@ export function createKernel(options: KernelOptions): Kernel {
   const publicFiles = new PublicFiles(options.publicDirs, options.watchFiles);
   const sealer = options.sealer;
   const appOrigin = new URL(options.app.url).origin;
-  const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };
+  const storage = options.storage;
+  const globalsOptions = {
+    app: options.app,
+    renderer,
+    publicFiles,
+    shares: options.shares,
+    ...(storage === undefined ? {} : { storageUrl: (key: string, disk?: string) => storageUrl(storage, key, disk) }),
+  };
 
   const driver =
     options.sessionStore === null
