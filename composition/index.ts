@@ -68,6 +68,21 @@ export type { IdentityProvider, OAuth2Provider, OpenIdProvider, ProviderDefiniti
 export type { HttpClient } from '../ports/http-client.js';
 export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
+export type { ScheduledFunction, ScheduleOptions } from './schedule.js';
+export type { TaskRun } from '../application/scheduling/scheduled-task.js';
+export type { OutgoingWebhooksOptions } from './webhooks.js';
+export type { OutgoingWebhooks, SentWebhook } from '../application/webhooks/webhooks.js';
+export { verifyWebhook, signWebhook } from '../domain/webhooks/signature.js';
+export { defineJob, JobDefinition, InvalidJobPayload } from './jobs.js';
+export type { JobContext, JobSpec, RegisteredJob } from './jobs.js';
+export { Backoffs } from '../domain/queue/backoff.js';
+export type { Backoff } from '../domain/queue/backoff.js';
+export { PermanentJobError } from '../adapters/worker/job-worker.js';
+export type { RunningJob } from '../adapters/worker/job-worker.js';
+export type { JobDispatcher, PendingDispatch, DispatchResult, DispatchTransaction } from '../application/queue/job-dispatcher.js';
+export { Notifications, defineNotification, NotificationDefinition } from './notifications.js';
+export type { NotificationSpec, Notifiable } from './notifications.js';
+export type { Notifier, NotificationToSend } from '../application/notifications/notifier.js';
 // Files: uploads, storage disks and the checks the file rules make.
 export { Upload, uploadIn, uploadsIn } from '../adapters/http/uploads/upload.js';
 export { readImageDimensions } from '../adapters/http/uploads/file-facts.js';
