@@ -56,6 +56,9 @@ export class TestApp {
       APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
       DATABASE_URL: 'sqlite::memory:',
       LOG_LEVEL: 'silent',
+      // The transport the test process names (hapi by default): `HTTP_TRANSPORT=fetch npx vitest
+      // run …` runs a suite against the kernel behind its fetch handler on node:http.
+      HTTP_TRANSPORT: process.env['HTTP_TRANSPORT'] ?? 'hapi',
       ...options.environment,
     };
     const appOptions: AppOptions = { environment, envFile: false, logger: new MemoryLogger(this.logs), httpClient: this.http };
