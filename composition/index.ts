@@ -54,3 +54,13 @@ export type { IdentityProvider, OAuth2Provider, OpenIdProvider, ProviderDefiniti
 export type { HttpClient } from '../ports/http-client.js';
 export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
+export { defineModel, ModelDefinitionError } from '../domain/data/model.js';
+export type { RowOf, NewRowOf, ColumnOf, ModelDefinition, ModelOptions as ModelDefinitionOptions } from '../domain/data/model.js';
+export { key, column, COLUMN_TYPES } from '../domain/data/columns.js';
+export { InvalidQuery } from '../domain/data/invalid-query.js';
+export type { InvalidQueryCode } from '../domain/data/invalid-query.js';
+export { createTableSql } from '../domain/data/table-sql.js';
+export { Db, ModelTableMismatch } from '../adapters/persistence/mikro-orm/models/db.js';
+export type { DbOptions, RawQuery } from '../adapters/persistence/mikro-orm/models/db.js';
+export type { ModelQuery } from '../adapters/persistence/mikro-orm/models/model-query.js';
+export { DecryptionFailed } from '../adapters/persistence/mikro-orm/models/row-codec.js';

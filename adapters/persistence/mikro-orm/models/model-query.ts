@@ -1,0 +1,371 @@
+import { LockMode, raw } from '@mikro-orm/core';
+import type { Dictionary } from '@mikro-orm/core';
+import type { QueryBuilder } from '@mikro-orm/knex';
+import { checkColumn, checkConditions } from '../../../../domain/data/conditions.js';
+import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
+import { columnNames } from '../../../../domain/data/model.js';
+import type { ColumnOf, ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
+import { Conditions } from './conditions-builder.js';
+import type { ValueOfColumn } from './conditions-builder.js';
+import { quoted, toFilter } from './filters.js';
+import type { ModelSession } from './model-session.js';
+
+type Order = { readonly column: string; readonly direction: 'asc' | 'desc' } | { readonly sql: string; readonly direction: 'asc' | 'desc' };
+type Trashed = 'without' | 'with' | 'only';
+
+/**
+ * A query over one model: the spec's query-builder table. Build it with `db.query(Model)`,
+ * chain conditions, order and size, then read or write. Columns and operators are checked
+ * when it runs (`InvalidQuery`, before any SQL is sent); values are always bound.
+ */
+export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
+  private orders: Order[] = [];
+  private limitCount: number | null = null;
+  private offsetCount: number | null = null;
+  private groups: string[] = [];
+  private havings: Array<{ sql: string; params: unknown[] }> = [];
+  private lock: LockMode | null = null;
+  private trashed: Trashed = 'without';
+
+  constructor(
+    private readonly session: ModelSession,
+    readonly model: M,
+  ) {
+    super();
+  }
+
+  // ── order and size ──────────────────────────────────────────────────────
+
+  orderBy(column: ColumnOf<M>, direction: 'asc' | 'desc' = 'asc'): this {
+    this.orders.push({ column, direction });
+    return this;
+  }
+
+  orderByDesc(column: ColumnOf<M>): this {
+    return this.orderBy(column, 'desc');
+  }
+
+  /** An SQL expression of the app's own to order by. */
+  orderByRaw(sql: string, direction: 'asc' | 'desc' = 'asc'): this {
+    this.orders.push({ sql, direction });
+    return this;
+  }
+
+  /** Newest first: `created_at` DESC then `id` DESC; `id` DESC for a model without timestamps. */
+  latest(): this {
+    if (this.model.timestamps) this.orders.push({ column: 'created_at', direction: 'desc' });
+    this.orders.push({ column: 'id', direction: 'desc' });
+    return this;
+  }
+
+  limit(count: number): this {
+    this.limitCount = Math.max(0, Math.floor(count));
+    return this;
+  }
+
+  offset(count: number): this {
+    this.offsetCount = Math.max(0, Math.floor(count));
+    return this;
+  }
+
+  groupBy(...columns: ColumnOf<M>[]): this {
+    this.groups.push(...columns);
+    return this;
+  }
+
+  havingRaw(sql: string, values: readonly unknown[] = []): this {
+    this.havings.push({ sql, params: [...values] });
+    return this;
+  }
+
+  // ── soft deletes and locks ──────────────────────────────────────────────
+
+  /** Soft-deleted rows too. */
+  withTrashed(): this {
+    this.trashed = 'with';
+    return this;
+  }
+
+  /** Soft-deleted rows only. */
+  onlyTrashed(): this {
+    this.trashed = 'only';
+    return this;
+  }
+
+  /** `FOR UPDATE` on the rows read (PostgreSQL; SQLite's transactions already hold the only write lock). Needs a transaction. */
+  lockForUpdate(): this {
+    this.lock = LockMode.PESSIMISTIC_WRITE;
+    return this;
+  }
+
+  /** `FOR SHARE` on the rows read (PostgreSQL). Needs a transaction. */
+  sharedLock(): this {
+    this.lock = LockMode.PESSIMISTIC_READ;
+    return this;
+  }
+
+  // ── reading ─────────────────────────────────────────────────────────────
+
+  async get(): Promise<RowOf<M>[]> {
+    const qb = this.select(columnNames(this.model), true);
+    const rows = await qb.execute<Dictionary[]>('all', false);
+    return rows.map((row) => this.session.codec(this.model).decodeRow(row) as RowOf<M>);
+  }
+
+  async first(): Promise<RowOf<M> | null> {
+    const [row] = await this.clone().limit(1).get();
+    return row ?? null;
+  }
+
+  /** The row with this key (under the query's conditions), or null. */
+  async find(id: RowOf<M>['id']): Promise<RowOf<M> | null> {
+    return this.clone().where('id' as ColumnOf<M>, id as never).first();
+  }
+
+  /** The rows with these keys, in the order given; missing ones are skipped, repeats given once. */
+  async findMany(ids: readonly RowOf<M>['id'][]): Promise<RowOf<M>[]> {
+    const unique = [...new Set(ids)];
+    const rows = await this.clone().whereIn('id' as ColumnOf<M>, unique as never[]).get();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return unique.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [row];
+    });
+  }
+
+  async count(): Promise<number> {
+    const qb = this.base(false);
+    const [row] = await qb.select(raw('count(*) as "aggregate"')).execute<Dictionary[]>('all', false);
+    return Number(row?.['aggregate'] ?? 0);
+  }
+
+  async exists(): Promise<boolean> {
+    const qb = this.base(false);
+    const rows = await qb.select(raw('1 as "found"')).limit(1).execute<Dictionary[]>('all', false);
+    return rows.length > 0;
+  }
+
+  sum(column: ColumnOf<M>): Promise<number> {
+    return this.aggregate('sum', column).then((value) => value ?? 0);
+  }
+
+  avg(column: ColumnOf<M>): Promise<number | null> {
+    return this.aggregate('avg', column);
+  }
+
+  min(column: ColumnOf<M>): Promise<number | null> {
+    return this.aggregate('min', column);
+  }
+
+  max(column: ColumnOf<M>): Promise<number | null> {
+    return this.aggregate('max', column);
+  }
+
+  /** One column's values, in the query's order. */
+  async pluck<C extends ColumnOf<M>>(column: C): Promise<ValueOfColumn<M, C>[]> {
+    checkColumn(this.model, column, 'read');
+    const qb = this.select([column], true);
+    const codec = this.session.codec(this.model);
+    return (await qb.execute<Dictionary[]>('all', false)).map((row) => codec.decode(column, row[column]) as ValueOfColumn<M, C>);
+  }
+
+  /** Rows holding only these columns. */
+  async selectAs<C extends ColumnOf<M>>(columns: readonly C[]): Promise<Array<Pick<RowOf<M>, C & keyof RowOf<M>>>> {
+    for (const column of columns) checkColumn(this.model, column, 'read');
+    const qb = this.select([...columns], true);
+    const codec = this.session.codec(this.model);
+    return (await qb.execute<Dictionary[]>('all', false)).map((row) => Object.fromEntries(columns.map((column) => [column, codec.decode(column, row[column])])) as Pick<RowOf<M>, C & keyof RowOf<M>>);
+  }
+
+  /**
+   * The matching rows `size` at a time, in id order (the query's own order and limit do not
+   * apply, so rows changed by `each` are neither skipped nor seen twice). `each` returning
+   * `false` stops.
+   */
+  async chunk(size: number, each: (rows: RowOf<M>[]) => unknown): Promise<void> {
+    const step = Math.max(1, Math.floor(size));
+    let after: RowOf<M>['id'] | null = null;
+    for (;;) {
+      const page = this.clone();
+      page.orders = [];
+      page.offsetCount = null;
+      page.orderBy('id' as ColumnOf<M>).limit(step);
+      if (after !== null) page.where('id' as ColumnOf<M>, '>', after as never);
+      const rows = await page.get();
+      if (rows.length === 0) return;
+      if ((await each(rows)) === false) return;
+      if (rows.length < step) return;
+      after = rows[rows.length - 1]?.id ?? null;
+    }
+  }
+
+  /** The statement `get()` would send on this database's engine, with its bound values. */
+  toSql(): { sql: string; params: unknown[] } {
+    const qb = this.select(columnNames(this.model), true);
+    const query = qb.toQuery();
+    return { sql: query.sql, params: [...query.params] };
+  }
+
+  // ── writing ─────────────────────────────────────────────────────────────
+
+  /** Inserts one row (defaults, key and timestamps filled in) and returns it. */
+  create(values: NewRowOf<M>): Promise<RowOf<M>> {
+    return this.session.insertRow(this.model, values) as Promise<RowOf<M>>;
+  }
+
+  /** Inserts many rows in as few statements as the engine's parameter limit allows; no hooks. Returns how many. */
+  insertMany(rows: readonly NewRowOf<M>[]): Promise<number> {
+    return this.session.insertRows(this.model, rows);
+  }
+
+  /** Sets columns of every matching row (and `updated_at`); setting `id` is an `InvalidQuery`. Returns how many rows changed. */
+  async update(values: { [C in ColumnOf<M>]?: ValueOfColumn<M, C> }): Promise<number> {
+    const set = this.session.encodeChanges(this.model, values);
+    if (Object.keys(set).length === 0) return 0;
+    return this.runUpdate(set);
+  }
+
+  /** Adds `by` to a numeric column of every matching row in one statement (no read-modify-write). */
+  async increment(column: ColumnOf<M>, by = 1): Promise<number> {
+    checkColumn(this.model, column, 'write');
+    if (column === 'id') throw new InvalidQuery('update_sets_key', `An update cannot set '${this.model.table}.id'`);
+    const kind = this.model.columns.get(column)?.kind;
+    if (kind !== 'integer' && kind !== 'float') throw new InvalidQuery('bad_value', `'${this.model.table}.${column}' is not a number column`);
+    this.session.codec(this.model).encode(column, by);
+    const sum: unknown = raw(`${quoted(column)} + ?`, [by]);
+    const set: Dictionary = { ...this.session.encodeChanges(this.model, {}), [column]: sum };
+    return this.runUpdate(set);
+  }
+
+  decrement(column: ColumnOf<M>, by = 1): Promise<number> {
+    return this.increment(column, -by);
+  }
+
+  /** Deletes every matching row: soft-deletes on a model with `softDeletes`. Returns how many. No hooks. */
+  async delete(): Promise<number> {
+    if (this.model.softDeletes) return this.runUpdate({ deleted_at: this.session.codec(this.model).encode('deleted_at', this.session.now()) });
+    return this.forceDelete();
+  }
+
+  /** Removes the matching rows for good, soft deletes or not. */
+  async forceDelete(): Promise<number> {
+    checkConditions(this.model, this.conditions);
+    const qb = this.session.builder(this.model);
+    qb.delete().where(this.filter());
+    const result = await qb.execute<{ affectedRows: number }>('run', false);
+    return result.affectedRows;
+  }
+
+  /** Undoes soft deletes of the matching (trashed) rows. No hooks. */
+  async restore(): Promise<number> {
+    if (!this.model.softDeletes) return 0;
+    if (this.trashed === 'without') this.trashed = 'only';
+    return this.runUpdate({ deleted_at: null });
+  }
+
+  /**
+   * Inserts `rows`, and where a row with the same `unique` columns exists, sets `update` columns
+   * instead: one statement, which needs a unique index on `unique`. No hooks.
+   */
+  upsert(rows: readonly NewRowOf<M>[], unique: readonly ColumnOf<M>[], update: readonly ColumnOf<M>[]): Promise<number> {
+    return this.session.upsertRows(this.model, rows, unique, update);
+  }
+
+  /** The first row matching `attributes`, or one created from `attributes` and `values`. Two racing callers make one row when `attributes` are unique. */
+  async firstOrCreate(attributes: Partial<RowOf<M>>, values: Partial<NewRowOf<M>> = {}): Promise<RowOf<M>> {
+    const found = await this.clone().where(attributes as never).first();
+    if (found !== null) return found;
+    try {
+      return await this.create({ ...attributes, ...values } as unknown as NewRowOf<M>);
+    } catch (error) {
+      if (!this.session.isUniqueViolation(error)) throw error;
+      const winner = await this.clone().where(attributes as never).first();
+      if (winner === null) throw error;
+      return winner;
+    }
+  }
+
+  /** The first row matching `attributes`, or a new unsaved row from them and `values` (key unset). */
+  async firstOrNew(attributes: Partial<RowOf<M>>, values: Partial<NewRowOf<M>> = {}): Promise<RowOf<M>> {
+    const found = await this.clone().where(attributes as never).first();
+    return found ?? (this.session.newRow(this.model, { ...attributes, ...values }) as RowOf<M>);
+  }
+
+  /** Updates the first row matching `attributes` with `values`, or creates one from both. */
+  async updateOrCreate(attributes: Partial<RowOf<M>>, values: Partial<NewRowOf<M>>): Promise<RowOf<M>> {
+    const found = await this.clone().where(attributes as never).first();
+    if (found === null) return this.create({ ...attributes, ...values } as unknown as NewRowOf<M>);
+    return this.session.saveRow(this.model, { ...found, ...values }) as Promise<RowOf<M>>;
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────
+
+  /** A copy to change without changing this one. */
+  clone(): ModelQuery<M> {
+    const copy = new ModelQuery(this.session, this.model);
+    copy.conditions.push(...this.conditions);
+    copy.orders = [...this.orders];
+    copy.limitCount = this.limitCount;
+    copy.offsetCount = this.offsetCount;
+    copy.groups = [...this.groups];
+    copy.havings = [...this.havings];
+    copy.lock = this.lock;
+    copy.trashed = this.trashed;
+    return copy;
+  }
+
+  /** The WHERE of this query: its conditions, the soft-delete rule, every value encoded. */
+  private filter(): Dictionary {
+    const filter = toFilter(this.conditions, this.session.codec(this.model));
+    if (this.model.softDeletes && this.trashed !== 'with') {
+      (filter['$and'] as Dictionary[]).push({ deleted_at: this.trashed === 'only' ? { $ne: null } : null });
+    }
+    return filter;
+  }
+
+  /**
+   * A SELECT with the conditions and grouping, without columns yet. Checks the query first.
+   * Not async on purpose: a QueryBuilder is thenable, so an async function returning one
+   * would run it.
+   */
+  private base(ordered: boolean): QueryBuilder<Dictionary> {
+    checkConditions(this.model, this.conditions);
+    for (const column of this.groups) checkColumn(this.model, column, 'read');
+    const qb = this.session.builder(this.model);
+    qb.where(this.filter());
+    if (this.groups.length > 0) qb.groupBy(this.groups);
+    for (const having of this.havings) qb.andHaving(having.sql, having.params);
+    if (ordered) {
+      for (const order of this.orders) {
+        if ('column' in order) checkColumn(this.model, order.column, 'order');
+        qb.orderBy('column' in order ? { [order.column]: order.direction } : { [raw(order.sql)]: order.direction });
+      }
+      if (this.limitCount !== null) qb.limit(this.limitCount);
+      if (this.offsetCount !== null) qb.offset(this.offsetCount);
+    }
+    return qb;
+  }
+
+  private select(columns: readonly string[], rowsRead: boolean): QueryBuilder<Dictionary> {
+    const qb = this.base(true);
+    qb.select(columns.map((column) => raw(quoted(column))));
+    if (rowsRead && this.lock !== null && this.session.engine === 'postgres') qb.setLockMode(this.lock);
+    return qb;
+  }
+
+  private async aggregate(fn: 'sum' | 'avg' | 'min' | 'max', column: string): Promise<number | null> {
+    checkColumn(this.model, column, 'order');
+    const qb = this.base(false);
+    const [row] = await qb.select(raw(`${fn}(${quoted(column)}) as "aggregate"`)).execute<Dictionary[]>('all', false);
+    const value: unknown = row?.['aggregate'];
+    return value === null || value === undefined ? null : Number(value);
+  }
+
+  private async runUpdate(set: Dictionary): Promise<number> {
+    checkConditions(this.model, this.conditions);
+    const qb = this.session.builder(this.model);
+    qb.update(set).where(this.filter());
+    const result = await qb.execute<{ affectedRows: number }>('run', false);
+    return result.affectedRows;
+  }
+}
