@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../adapters/clock/fixed-clock.js';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box.js';
@@ -45,6 +47,18 @@ const Token = defineModel('tokens', { id: key.uuid(), label: column.string() }, 
 const Setting = defineModel('settings', { id: key.string(), value: column.string() });
 
 const MODELS = [Product, Tag, Token, Setting];
+
+/** A second process that holds SQLite's write lock for 400 ms while it adds 1 to a price. */
+const HOLD_WRITE_LOCK = `
+const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))});
+const db = new Database(process.argv[1]);
+db.pragma('busy_timeout = 5000');
+db.exec('BEGIN IMMEDIATE');
+db.prepare('UPDATE products SET price = price + 1 WHERE id = ?').run(Number(process.argv[2]));
+process.stdout.write('locked\\n');
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+db.exec('COMMIT');
+`;
 const START = '2026-11-24T10:00:00.000Z';
 
 function box(keyByte: number): AesGcmSecretBox {
@@ -437,6 +451,24 @@ for (const engine of useEngines()) {
           }),
         ).rejects.toThrow('plain');
         expect(attempts).toBe(1);
+      });
+
+      it.runIf(engine.name === 'sqlite')('a transaction waits for another process that holds the write lock, then sees its write (SQLite)', async () => {
+        const made = await product({ price: 100 });
+        // Another process takes the write lock, changes the row, and commits 400 ms later.
+        const child = spawn(process.execPath, ['-e', HOLD_WRITE_LOCK, engine.url().slice('sqlite:'.length), String(made.id)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.once('data', () => resolve());
+          child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+        });
+        // With a deferred BEGIN this read would see the old price, and the write would then
+        // fail (busy snapshot) or lose the other process's update.
+        await db.transaction(async (tx) => {
+          const row = await tx.query(Product).find(made.id);
+          await tx.query(Product).where('id', made.id).update({ price: (row?.price ?? 0) + 10 });
+        });
+        await new Promise((resolve) => child.once('exit', resolve));
+        expect((await db.query(Product).find(made.id))?.price).toBe(111);
       });
 
       it('lockForUpdate reads rows inside a transaction', async () => {

@@ -61,14 +61,24 @@ export class Db implements ModelSession {
     private readonly inTransaction: boolean,
   ) {}
 
-  /** Registers the models with the ORM and checks each against its table (a missing table or column stops start-up, naming it). */
+  /** A `Db` on an open database; models are registered with the ORM on first use. */
+  static connect(database: Database, options: Omit<DbOptions, 'models'>): Db {
+    return new Db({ database, box: options.box, clock: options.clock, codecs: new Map() }, database.orm.em.fork() as unknown as EntityManager, false);
+  }
+
+  /** `connect`, then `verify(models)`. */
   static async open(database: Database, options: DbOptions): Promise<Db> {
-    const db = new Db({ database, box: options.box, clock: options.clock, codecs: new Map() }, database.orm.em.fork() as unknown as EntityManager, false);
-    for (const model of options.models ?? []) {
-      db.codec(model);
-      await db.verify(model);
-    }
+    const db = Db.connect(database, options);
+    await db.verify(options.models ?? []);
     return db;
+  }
+
+  /** Registers the models with the ORM and checks each against its table: a missing table or column stops start-up, naming it. */
+  async verify(models: readonly ModelDefinition[]): Promise<void> {
+    for (const model of models) {
+      this.codec(model);
+      await this.verifyTable(model);
+    }
   }
 
   get engine(): EngineName {
@@ -262,7 +272,7 @@ export class Db implements ModelSession {
 
   // ── start-up check ──────────────────────────────────────────────────────
 
-  private async verify(model: ModelDefinition): Promise<void> {
+  private async verifyTable(model: ModelDefinition): Promise<void> {
     const columns =
       this.engine === 'sqlite'
         ? (await this.sql(`select name from pragma_table_info(?)`, [model.table]).fetchAs<{ name: string }>()).map((row) => row.name)
