@@ -64,3 +64,6 @@ export { Db, ModelTableMismatch } from '../adapters/persistence/mikro-orm/models
 export type { DbOptions, RawQuery } from '../adapters/persistence/mikro-orm/models/db.js';
 export type { ModelQuery } from '../adapters/persistence/mikro-orm/models/model-query.js';
 export { DecryptionFailed } from '../adapters/persistence/mikro-orm/models/row-codec.js';
+export { RecordNotFound } from '../domain/data/record-not-found.js';
+export { MAX_PER_PAGE, pageUrl } from '../domain/data/pages.js';
+export type { LengthAwarePage, SimplePage, CursorPage } from '../domain/data/pages.js';

@@ -8,6 +8,7 @@ import { DecryptionFailed } from '../../adapters/persistence/mikro-orm/models/ro
 import { CryptoRandomSource } from '../../adapters/random/crypto-random-source.js';
 import { COLUMN_TYPES, column, key } from '../../domain/data/columns.js';
 import { InvalidQuery } from '../../domain/data/invalid-query.js';
+import { RecordNotFound } from '../../domain/data/record-not-found.js';
 import { defineModel } from '../../domain/data/model.js';
 import type { RowOf } from '../../domain/data/model.js';
 import { createTableSql } from '../../domain/data/table-sql.js';
@@ -266,6 +267,9 @@ for (const engine of useEngines()) {
         expect(db.query(Token).latest().toSql().sql).toMatch(/order by .*id.* desc/iu);
         expect(await db.query(Product).orderBy('id').offset(1).limit(1).pluck('id')).toEqual([b.id]);
         expect(await db.query(Product).orderByDesc('price').pluck('id')).toEqual([c.id, b.id, a.id]);
+        // Two orders both apply: price first, then id.
+        await db.query(Product).where('id', c.id).update({ price: a.price });
+        expect(await db.query(Product).orderBy('price').orderByDesc('id').pluck('id')).toEqual([c.id, a.id, b.id]);
       });
 
       it('first, find, findMany in the order asked, missing skipped', async () => {
@@ -416,6 +420,60 @@ for (const engine of useEngines()) {
         expect(await db.query(Product).withTrashed().count()).toBe(2);
         await db.query(Product).withTrashed().forceDelete();
         expect(await db.query(Product).withTrashed().count()).toBe(0);
+      });
+    });
+
+    describe('pages', () => {
+      it('paginate counts under the same conditions, and never gives more than 1000 rows', async () => {
+        await db.query(Product).insertMany(Array.from({ length: 1010 }, (_, index) => ({ name: `p${index}`, sku: `p${index}`, price: index })));
+        await db.query(Product).where('price', '<', 5).delete();
+        const page = await db.query(Product).where('price', '<', 30).orderBy('price').paginate(10, 3);
+        expect(page).toMatchObject({ total: 25, perPage: 10, currentPage: 3, lastPage: 3, from: 21, to: 25, hasMorePages: false });
+        expect(page.items.map((row) => row.price)).toEqual([25, 26, 27, 28, 29]);
+        const huge = await db.query(Product).paginate(5000, 1);
+        expect(huge.items).toHaveLength(1000);
+        expect(huge).toMatchObject({ perPage: 1000, total: 1005, lastPage: 2, hasMorePages: true });
+        expect((await db.query(Product).simplePaginate(5000)).items).toHaveLength(1000);
+        const simple = await db.query(Product).orderBy('price').simplePaginate(500, 3);
+        expect(simple).toMatchObject({ currentPage: 3, hasMorePages: false });
+        expect(simple.items).toHaveLength(5);
+        expect((await db.query(Product).cursorPaginate(5000)).items).toHaveLength(1000);
+      });
+
+      it('cursorPaginate walks every row once in order, with NULLs and ties', async () => {
+        const weights = [2, null, 1, 2, null, 3, 1, 2, null, 0.5, 3, 2];
+        const made = [];
+        for (const weight of weights) made.push(await product({ weight }));
+        const walk = async (direction: 'asc' | 'desc'): Promise<number[]> => {
+          const seen: number[] = [];
+          let cursor: string | null = null;
+          for (let pages = 0; pages < 20; pages++) {
+            const page: Awaited<ReturnType<ReturnType<typeof db.query<typeof Product>>['cursorPaginate']>> = await db.query(Product).orderBy('weight', direction).cursorPaginate(5, cursor);
+            seen.push(...page.items.map((row) => row.id));
+            cursor = page.nextCursor;
+            if (cursor === null) break;
+          }
+          return seen;
+        };
+        const byWeight = (direction: 'asc' | 'desc') => (a: Product, b: Product): number => {
+          if (a.weight === b.weight) return a.id - b.id;
+          if (a.weight === null) return direction === 'asc' ? 1 : -1;
+          if (b.weight === null) return direction === 'asc' ? -1 : 1;
+          return direction === 'asc' ? a.weight - b.weight : b.weight - a.weight;
+        };
+        expect(await walk('asc')).toEqual([...made].sort(byWeight('asc')).map((row) => row.id));
+        expect(await walk('desc')).toEqual([...made].sort(byWeight('desc')).map((row) => row.id));
+        const first = await db.query(Product).orderBy('weight').cursorPaginate(5);
+        for (const hostile of ['not a cursor', 'W10', '%%%', '']) {
+          expect((await db.query(Product).orderBy('weight').cursorPaginate(5, hostile)).items).toEqual(first.items);
+        }
+      });
+
+      it('findOrFail and firstOrFail throw RecordNotFound', async () => {
+        const made = await product();
+        expect((await db.query(Product).findOrFail(made.id)).id).toBe(made.id);
+        await expect(db.query(Product).findOrFail(made.id + 1)).rejects.toBeInstanceOf(RecordNotFound);
+        await expect(db.query(Product).where('name', 'nobody').firstOrFail()).rejects.toBeInstanceOf(RecordNotFound);
       });
     });
 

@@ -27,7 +27,9 @@ describe('ctx.found with defineModel models', () => {
           routes: new Routes()
             .get('/gadgets/{gadget}', async (ctx) => json(await ctx.found(BoundGadget)))
             .get('/badges/{badge}', async (ctx) => json(await ctx.found(model(Badge))))
-            .get('/pages/{page}', async (ctx) => json((await ctx.found(model(Page))).title)),
+            .get('/pages/{page}', async (ctx) => json((await ctx.found(model(Page))).title))
+            .get('/or-fail/{id}', async (ctx) => json((await ctx.service(TOKENS.db).query(Gadget).findOrFail(ctx.params.int('id'))).name))
+            .get('/first-or-fail', async (ctx) => json((await ctx.service(TOKENS.db).query(Gadget).where('name', String(ctx.query['name'])).firstOrFail()).id)),
         }),
     });
     server = await app.serve();
@@ -58,6 +60,15 @@ describe('ctx.found with defineModel models', () => {
     expect((await client.get(`/gadgets/${ids['gone']}`)).status).toBe(404);
     expect((await client.get('/gadgets/abc')).status).toBe(404);
     expect((await client.get('/gadgets/99999999999999999999')).status).toBe(404);
+  });
+
+  it('findOrFail and firstOrFail answer 404 through the HTTP layer', async () => {
+    const client = server.client();
+    expect((await client.get(`/or-fail/${ids['mine']}`)).json()).toBe('Lamp');
+    expect((await client.get('/or-fail/424242')).status).toBe(404);
+    expect((await client.get(`/or-fail/${ids['gone']}`)).status).toBe(404);
+    expect((await client.get('/first-or-fail?name=Lamp')).status).toBe(200);
+    expect((await client.get('/first-or-fail?name=Nobody')).status).toBe(404);
   });
 
   it('reads ULID and string keys; a malformed ULID is a 404', async () => {

@@ -1,9 +1,13 @@
-import { LockMode, raw } from '@mikro-orm/core';
+import { LockMode, QueryOrder, raw } from '@mikro-orm/core';
 import type { Dictionary } from '@mikro-orm/core';
 import type { QueryBuilder } from '@mikro-orm/knex';
 import { checkColumn, checkConditions } from '../../../../domain/data/conditions.js';
+import type { Condition } from '../../../../domain/data/conditions.js';
 import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
 import { columnNames } from '../../../../domain/data/model.js';
+import { clampPage, clampPerPage, decodeCursor, encodeCursor, pageNumbers } from '../../../../domain/data/pages.js';
+import type { CursorPage, LengthAwarePage, SimplePage } from '../../../../domain/data/pages.js';
+import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
 import type { ColumnOf, ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
 import { Conditions } from './conditions-builder.js';
 import type { ValueOfColumn } from './conditions-builder.js';
@@ -25,6 +29,8 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private groups: string[] = [];
   private havings: Array<{ sql: string; params: unknown[] }> = [];
   private lock: LockMode | null = null;
+  /** Orders put NULLs after values ascending, before them descending (PostgreSQL's default), on both engines. */
+  private nullsOrdered = false;
   private trashed: Trashed = 'without';
 
   constructor(
@@ -120,6 +126,84 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   /** The row with this key (under the query's conditions), or null. */
   async find(id: RowOf<M>['id']): Promise<RowOf<M> | null> {
     return this.clone().where('id' as ColumnOf<M>, id as never).first();
+  }
+
+  /** The row with this key, or `RecordNotFound` (a 404 through the HTTP layer). */
+  async findOrFail(id: RowOf<M>['id']): Promise<RowOf<M>> {
+    const row = await this.find(id);
+    if (row === null) throw new RecordNotFound(this.model.table);
+    return row;
+  }
+
+  /** The first matching row, or `RecordNotFound` (a 404 through the HTTP layer). */
+  async firstOrFail(): Promise<RowOf<M>> {
+    const row = await this.first();
+    if (row === null) throw new RecordNotFound(this.model.table);
+    return row;
+  }
+
+  // ── pages (at most 1000 rows, whatever is asked) ────────────────────────
+
+  /** Page `page` of `perPage` rows, with the total count (same conditions, soft deletes and scope). */
+  async paginate(perPage?: number, page?: number): Promise<LengthAwarePage<RowOf<M>>> {
+    const size = clampPerPage(perPage);
+    const current = clampPage(page);
+    const total = await this.count();
+    const numbers = pageNumbers(total, size, current);
+    const items = numbers.from === null ? [] : await this.clone().limit(size).offset(numbers.offset).get();
+    return { items, total, perPage: size, currentPage: current, lastPage: numbers.lastPage, from: numbers.from, to: numbers.to, hasMorePages: current < numbers.lastPage };
+  }
+
+  /** Page `page` without counting: one extra row says whether another page follows. */
+  async simplePaginate(perPage?: number, page?: number): Promise<SimplePage<RowOf<M>>> {
+    const size = clampPerPage(perPage);
+    const current = clampPage(page);
+    const rows = await this.clone().limit(size + 1).offset((current - 1) * size).get();
+    return { items: rows.slice(0, size), perPage: size, currentPage: current, hasMorePages: rows.length > size };
+  }
+
+  /**
+   * Keyset pages in the query's order (then `id`, which breaks ties): fast at any depth, and
+   * stable while rows are added. NULLs sort after every value ascending (before, descending) on
+   * both engines. A cursor that is not one of ours starts from the beginning.
+   */
+  async cursorPaginate(perPage?: number, cursor?: string | null): Promise<CursorPage<RowOf<M>>> {
+    const size = clampPerPage(perPage);
+    const keys: Array<{ column: string; direction: 'asc' | 'desc' }> = [];
+    for (const order of this.orders) {
+      if (!('column' in order)) throw new InvalidQuery('bad_value', 'cursorPaginate orders by columns only, not by raw SQL');
+      if (order.column !== 'id') keys.push(order);
+    }
+    const last = this.orders.find((order) => 'column' in order && order.column === 'id');
+    keys.push({ column: 'id', direction: last?.direction ?? 'asc' });
+    const page = this.clone();
+    page.orders = [];
+    page.nullsOrdered = true;
+    for (const { column, direction } of keys) page.orderBy(column as ColumnOf<M>, direction);
+    const after = cursor === undefined || cursor === null ? null : decodeCursor(cursor, keys.length);
+    if (after !== null) {
+      const values = keys.map(({ column }, index) => this.fromCursor(column, after[index]));
+      page.conditions.push({
+        kind: 'group',
+        join: 'or',
+        conditions: keys.map((key, index) => ({
+          kind: 'group' as const,
+          join: 'and' as const,
+          conditions: [...keys.slice(0, index).map((earlier, at) => equalTo(earlier.column, values[at])), beyond(key.column, key.direction, values[index])],
+        })),
+      });
+    }
+    const rows = await page.limit(size + 1).get();
+    const items = rows.slice(0, size);
+    const tail = items[items.length - 1] as Record<string, unknown> | undefined;
+    const hasMorePages = rows.length > size;
+    return { items, perPage: size, hasMorePages, nextCursor: hasMorePages && tail !== undefined ? encodeCursor(keys.map(({ column }) => toCursor(tail[column]))) : null };
+  }
+
+  private fromCursor(column: string, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    const kind = column === 'id' ? null : this.model.columns.get(column)?.kind;
+    return kind === 'timestamp' && typeof value === 'string' ? new Date(value) : value;
   }
 
   /** The rows with these keys, in the order given; missing ones are skipped, repeats given once. */
@@ -311,6 +395,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     copy.havings = [...this.havings];
     copy.lock = this.lock;
     copy.trashed = this.trashed;
+    copy.nullsOrdered = this.nullsOrdered;
     return copy;
   }
 
@@ -336,10 +421,13 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     if (this.groups.length > 0) qb.groupBy(this.groups);
     for (const having of this.havings) qb.andHaving(having.sql, having.params);
     if (ordered) {
-      for (const order of this.orders) {
+      // One call with every order: each `orderBy` call of MikroORM's builder replaces the last.
+      const orders = this.orders.map((order) => {
         if ('column' in order) checkColumn(this.model, order.column, 'order');
-        qb.orderBy('column' in order ? { [order.column]: order.direction } : { [raw(order.sql)]: order.direction });
-      }
+        const direction = this.nullsOrdered ? (order.direction === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_FIRST) : order.direction;
+        return 'column' in order ? { [order.column]: direction } : { [raw(order.sql)]: direction };
+      });
+      if (orders.length > 0) qb.orderBy(orders);
       if (this.limitCount !== null) qb.limit(this.limitCount);
       if (this.offsetCount !== null) qb.offset(this.offsetCount);
     }
@@ -368,4 +456,22 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     const result = await qb.execute<{ affectedRows: number }>('run', false);
     return result.affectedRows;
   }
+}
+
+/** `column` holds `value` (IS NULL for null). */
+function equalTo(column: string, value: unknown): Condition {
+  return value === null ? { kind: 'null', column, negate: false } : { kind: 'compare', column, op: '=', value };
+}
+
+/** `column` comes after `value` in its direction, NULLs being the largest value. */
+function beyond(column: string, direction: 'asc' | 'desc', value: unknown): Condition {
+  if (direction === 'asc') {
+    return value === null ? { kind: 'group', join: 'or', conditions: [] } : { kind: 'group', join: 'or', conditions: [{ kind: 'compare', column, op: '>', value }, { kind: 'null', column, negate: false }] };
+  }
+  return value === null ? { kind: 'null', column, negate: true } : { kind: 'compare', column, op: '<', value };
+}
+
+/** A row value as a cursor holds it (JSON: instants as ISO text). */
+function toCursor(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : (value ?? null);
 }
