@@ -8,7 +8,25 @@ export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/u;
 export type Field = Column<unknown, boolean> | Skipped<unknown> | Key<unknown>;
 export type Fields = Readonly<Record<string, Field>>;
 
+/** A row as hooks see it: mutable in `saving` (what it sets is written). */
+export type HookRow = Record<string, unknown>;
+
+/**
+ * The spec's `ModelHooks`. `saving` runs before an INSERT or UPDATE (throwing stops the save,
+ * nothing is written), `saved` after it; `deleting` and `deleted` around a delete. They run for
+ * `create`, `save`, `saveOnly`, `saveChanges`, `delete` and `forceDelete` of one row; not for
+ * `restore`, bulk `update`/`delete`, `insertMany` or `upsert`.
+ */
+export interface ModelHooks {
+  saving?(row: HookRow, creating: boolean): void | Promise<void>;
+  saved?(row: HookRow, created: boolean): void | Promise<void>;
+  deleting?(row: HookRow): void | Promise<void>;
+  deleted?(row: HookRow): void | Promise<void>;
+}
+
 export interface ModelOptions<F extends Fields = Fields> {
+  /** Runs around single-row writes (see `ModelHooks`). */
+  readonly hooks?: ModelHooks;
   /** `created_at` and `updated_at`, set by fw on create and on every save or update (default true). */
   readonly timestamps?: boolean;
   /** `deleted_at` marks deleted rows; reads leave them out unless asked. */
@@ -31,6 +49,7 @@ export interface ModelDefinition<F extends Fields = Fields, O = unknown> {
   readonly softDeletes: boolean;
   readonly search: readonly string[];
   readonly searchLanguage: string;
+  readonly hooks: ModelHooks;
   /** Carries the static types only; never set. */
   readonly __fields?: F;
   readonly __options?: O;
@@ -134,6 +153,7 @@ export function defineModel<const F extends Fields, const O extends ModelOptions
     softDeletes,
     search: Object.freeze(search),
     searchLanguage,
+    hooks: options?.hooks ?? {},
   });
 }
 

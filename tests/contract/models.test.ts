@@ -47,7 +47,30 @@ const Tag = defineModel('tags', { id: key.ulid(), label: column.string() });
 const Token = defineModel('tokens', { id: key.uuid(), label: column.string() }, { timestamps: false });
 const Setting = defineModel('settings', { id: key.string(), value: column.string() });
 
-const MODELS = [Product, Tag, Token, Setting];
+/** Every hook call, in order, as `hook:name`; a name starting with `refuse` makes saving/deleting throw. */
+const hookCalls: string[] = [];
+const Note = defineModel(
+  'notes',
+  { id: key.integer(), title: column.string(), slug: column.string().nullable() },
+  {
+    softDeletes: true,
+    hooks: {
+      saving(row, creating) {
+        hookCalls.push(`saving:${String(row['title'])}:${creating}`);
+        if (String(row['title']).startsWith('refuse')) throw new Error('refused by saving');
+        row['slug'] = String(row['title']).toLowerCase().replace(/\s+/gu, '-');
+      },
+      saved: (row, created) => void hookCalls.push(`saved:${String(row['title'])}:${created}`),
+      deleting(row) {
+        hookCalls.push(`deleting:${String(row['title'])}`);
+        if (String(row['title']).startsWith('keep')) throw new Error('refused by deleting');
+      },
+      deleted: (row) => void hookCalls.push(`deleted:${String(row['title'])}`),
+    },
+  },
+);
+
+const MODELS = [Product, Tag, Token, Setting, Note];
 
 /** A second process that holds SQLite's write lock for 400 ms while it adds 1 to a price. */
 const HOLD_WRITE_LOCK = `
@@ -420,6 +443,66 @@ for (const engine of useEngines()) {
         expect(await db.query(Product).withTrashed().count()).toBe(2);
         await db.query(Product).withTrashed().forceDelete();
         expect(await db.query(Product).withTrashed().count()).toBe(0);
+      });
+    });
+
+    describe('hooks', () => {
+      beforeEach(() => {
+        hookCalls.length = 0;
+      });
+
+      it('run around create, save, saveOnly, delete and forceDelete; saving may change the row', async () => {
+        const note = await db.query(Note).create({ title: 'Hello World' });
+        expect(note.slug).toBe('hello-world');
+        const saved = await db.save(Note, { ...note, title: 'Second Title' });
+        expect((await db.query(Note).find(note.id))?.slug).toBe('second-title');
+        await db.saveOnly(Note, { ...saved, title: 'Third' }, ['title']);
+        await db.delete(Note, saved);
+        await db.forceDelete(Note, saved);
+        expect(hookCalls).toEqual([
+          'saving:Hello World:true',
+          'saved:Hello World:true',
+          'saving:Second Title:false',
+          'saved:Second Title:false',
+          'saving:Third:false',
+          'saved:Third:false',
+          'deleting:Second Title',
+          'deleted:Second Title',
+          'deleting:Second Title',
+          'deleted:Second Title',
+        ]);
+      });
+
+      it('a throwing saving or deleting stops the write', async () => {
+        await expect(db.query(Note).create({ title: 'refuse me' })).rejects.toThrow('refused by saving');
+        expect(await db.query(Note).withTrashed().count()).toBe(0);
+        const kept = await db.query(Note).create({ title: 'keep me' });
+        await expect(db.delete(Note, kept)).rejects.toThrow('refused by deleting');
+        await expect(db.save(Note, { ...kept, title: 'refuse change' })).rejects.toThrow('refused by saving');
+        expect(await db.query(Note).pluck('title')).toEqual(['keep me']);
+      });
+
+      it('do not run for restore, bulk update or delete, insertMany or upsert', async () => {
+        const note = await db.query(Note).create({ title: 'a' });
+        await db.query(Note).where('id', note.id).delete();
+        await db.restore(Note, note);
+        await db.query(Note).update({ title: 'b' });
+        await db.query(Note).insertMany([{ title: 'c' }, { title: 'd' }]);
+        await db.query(Note).upsert([{ id: note.id, title: 'e' }], ['id'], ['title']);
+        expect(hookCalls).toEqual(['saving:a:true', 'saved:a:true']);
+      });
+
+      it('saveChanges runs saving even with nothing changed, then skips the query and saved', async () => {
+        const note = await db.query(Note).create({ title: 'same' });
+        hookCalls.length = 0;
+        clock.advance(1000);
+        const unchanged = await db.saveChanges(Note, note, { title: 'same' });
+        expect(hookCalls).toEqual(['saving:same:false']);
+        expect((await db.query(Note).find(note.id))?.updated_at).toEqual(new Date(START));
+        expect(unchanged.title).toBe('same');
+        await db.saveChanges(Note, note, { title: 'Other One' });
+        expect(hookCalls).toEqual(['saving:same:false', 'saving:Other One:false', 'saved:Other One:false']);
+        expect(await db.query(Note).find(note.id)).toMatchObject({ title: 'Other One', slug: 'other-one', updated_at: new Date(Date.parse(START) + 1000) });
       });
     });
 

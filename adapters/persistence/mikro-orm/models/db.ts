@@ -101,17 +101,40 @@ export class Db implements ModelSession {
     return (await this.saveRow(model, row)) as RowOf<M>;
   }
 
-  /** Deletes this row: sets `deleted_at` on a model with soft deletes. */
-  async delete<M extends ModelDefinition>(model: M, row: RowOf<M>): Promise<RowOf<M>> {
-    if (!model.softDeletes) return this.forceDelete(model, row);
-    const deletedAt = this.now();
-    await this.query(model).withTrashed().where('id' as never, row.id as never).update({ deleted_at: deletedAt } as never);
-    return { ...row, deleted_at: deletedAt, ...(model.timestamps ? { updated_at: deletedAt } : {}) };
+  /** Only these columns of a saved row (and `updated_at`), with the hooks. */
+  async saveOnly<M extends ModelDefinition>(model: M, row: RowOf<M>, columns: readonly (keyof RowOf<M> & string)[]): Promise<RowOf<M>> {
+    return (await this.updateRow(model, row, columns)) as RowOf<M>;
   }
 
-  /** Removes this row for good. */
+  /**
+   * `changes` to a saved row, writing only the columns whose value differs. `saving` runs even
+   * when nothing changed; then no query is sent and `saved` does not run.
+   */
+  async saveChanges<M extends ModelDefinition>(model: M, row: RowOf<M>, changes: Partial<RowOf<M>>): Promise<RowOf<M>> {
+    const draft: Record<string, unknown> = { ...row, ...changes };
+    await model.hooks.saving?.(draft, false);
+    const original = row as Record<string, unknown>;
+    const changed = Object.keys(draft).filter((name) => name !== 'id' && model.columns.has(name) && !sameValue(draft[name], original[name]));
+    if (changed.length === 0) return draft as RowOf<M>;
+    return (await this.updateRow(model, draft, changed, false)) as RowOf<M>;
+  }
+
+  /** Deletes this row: sets `deleted_at` on a model with soft deletes. `deleting` may stop it by throwing. */
+  async delete<M extends ModelDefinition>(model: M, row: RowOf<M>): Promise<RowOf<M>> {
+    if (!model.softDeletes) return this.forceDelete(model, row);
+    await model.hooks.deleting?.(row);
+    const deletedAt = this.now();
+    await this.query(model).withTrashed().where('id' as never, row.id as never).update({ deleted_at: deletedAt } as never);
+    const deleted = { ...row, deleted_at: deletedAt, ...(model.timestamps ? { updated_at: deletedAt } : {}) };
+    await model.hooks.deleted?.(deleted);
+    return deleted;
+  }
+
+  /** Removes this row for good, with the hooks. */
   async forceDelete<M extends ModelDefinition>(model: M, row: RowOf<M>): Promise<RowOf<M>> {
+    await model.hooks.deleting?.(row);
     await this.query(model).withTrashed().where('id' as never, row.id as never).forceDelete();
+    await model.hooks.deleted?.(row);
     return row;
   }
 
@@ -212,9 +235,12 @@ export class Db implements ModelSession {
   }
 
   async insertRow(model: ModelDefinition, values: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const { row, stored } = this.prepareInsert(model, values);
+    const draft = { ...values };
+    await model.hooks.saving?.(draft, true);
+    const { row, stored } = this.prepareInsert(model, draft);
     const result = await this.builder(model).insert(stored).execute<{ insertId?: unknown }>('run', false);
     if (model.key.type === 'integer' && (row['id'] === 0 || row['id'] === null)) row['id'] = Number(result.insertId);
+    await model.hooks.saved?.(row, true);
     return row;
   }
 
@@ -256,14 +282,28 @@ export class Db implements ModelSession {
       void _unset;
       return this.insertRow(model, this.withoutManaged(model, values));
     }
-    const changes = this.withoutManaged(model, row);
+    return this.updateRow(model, row, null);
+  }
+
+  /**
+   * Writes `columns` of a saved row (all its columns when null) and `updated_at`, with the
+   * hooks around it; `saving` may change the row, and what it sets is written.
+   */
+  private async updateRow(model: ModelDefinition, row: Record<string, unknown>, columns: readonly string[] | null, runSaving = true): Promise<Record<string, unknown>> {
+    const draft = { ...row };
+    if (runSaving) await model.hooks.saving?.(draft, false);
+    const id = draft['id'];
+    const changes = this.withoutManaged(model, draft);
     delete changes['id'];
+    if (columns !== null) for (const name of Object.keys(changes)) if (!columns.includes(name)) delete changes[name];
     const set = this.encodeChanges(model, changes);
     const qb = this.builder(model);
     qb.update(set).where({ id: this.codec(model).encode('id', id) });
     const result = await qb.execute<{ affectedRows: number }>('run', false);
     if (result.affectedRows === 0) throw new InvalidQuery('bad_value', `No '${model.table}' row has the key ${JSON.stringify(id)}: create it instead of saving it`);
-    return { ...row, ...(model.timestamps ? { updated_at: this.codec(model).decode('updated_at', set['updated_at']) } : {}) };
+    const saved = { ...draft, ...(model.timestamps ? { updated_at: this.codec(model).decode('updated_at', set['updated_at']) } : {}) };
+    await model.hooks.saved?.(saved, false);
+    return saved;
   }
 
   isUniqueViolation(error: unknown): boolean {
@@ -325,6 +365,13 @@ export class Db implements ModelSession {
     for (const [name, fallback] of model.skipped) row[name] = fallback();
     return { row, stored };
   }
+}
+
+/** Whether a changed field holds the same value (dates by time, JSON by its text). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) return JSON.stringify(a) === JSON.stringify(b);
+  return a === b;
 }
 
 function isRetryable(error: unknown): boolean {
