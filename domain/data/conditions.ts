@@ -22,6 +22,8 @@ export type Condition =
   /** Case-insensitive LIKE on both engines. */
   | { readonly kind: 'like'; readonly column: string; readonly pattern: string }
   | { readonly kind: 'raw'; readonly sql: string; readonly params: readonly unknown[] }
+  /** The column is (not) among the values another query selects; `subquery` is the adapter's own. */
+  | { readonly kind: 'in-query'; readonly column: string; readonly negate: boolean; readonly subquery: () => unknown }
   /** `and` of nothing matches every row; `or` of nothing matches none. */
   | { readonly kind: 'group'; readonly join: 'and' | 'or'; readonly conditions: readonly Condition[] };
 
@@ -38,6 +40,7 @@ export function checkConditions(model: ModelDefinition, conditions: readonly Con
       case 'group':
         checkConditions(model, condition.conditions);
         break;
+      case 'in-query':
       case 'compare':
       case 'null':
       case 'in':

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FixedClock } from '../../adapters/clock/fixed-clock.js';
 import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box.js';
 import { Db, ModelTableMismatch } from '../../adapters/persistence/mikro-orm/models/db.js';
@@ -70,7 +70,11 @@ const Note = defineModel(
   },
 );
 
-const MODELS = [Product, Tag, Token, Setting, Note];
+const Country = defineModel('countries', { id: key.integer(), name: column.string() }, { timestamps: false });
+const Author = defineModel('authors', { id: key.integer(), name: column.string(), country_id: column.integer().nullable() }, { timestamps: false });
+const Book = defineModel('books', { id: key.integer(), title: column.string(), author_id: column.integer().nullable(), price: column.money(), published: column.boolean() }, { softDeletes: true });
+
+const MODELS = [Product, Tag, Token, Setting, Note, Country, Author, Book];
 
 /** A second process that holds SQLite's write lock for 400 ms while it adds 1 to a price. */
 const HOLD_WRITE_LOCK = `
@@ -503,6 +507,83 @@ for (const engine of useEngines()) {
         await db.saveChanges(Note, note, { title: 'Other One' });
         expect(hookCalls).toEqual(['saving:same:false', 'saving:Other One:false', 'saved:Other One:false']);
         expect(await db.query(Note).find(note.id)).toMatchObject({ title: 'Other One', slug: 'other-one', updated_at: new Date(Date.parse(START) + 1000) });
+      });
+    });
+
+    describe('relations', () => {
+      /** Counts the statements `work` sends. */
+      const statements = async (work: () => Promise<unknown>): Promise<number> => {
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        try {
+          await work();
+          return spy.mock.calls.length;
+        } finally {
+          spy.mockRestore();
+        }
+      };
+
+      const library = async () => {
+        const [fr, de] = [await db.create(Country, { name: 'France' }), await db.create(Country, { name: 'Germany' })];
+        const authors = [
+          await db.create(Author, { name: 'Hugo', country_id: fr.id }),
+          await db.create(Author, { name: 'Zola', country_id: fr.id }),
+          await db.create(Author, { name: 'Mann', country_id: de.id }),
+          await db.create(Author, { name: 'Nobody', country_id: null }),
+        ];
+        const [hugo, zola, mann] = authors as [typeof authors[0], typeof authors[0], typeof authors[0]];
+        await db.query(Book).insertMany([
+          { title: 'Les Misérables', author_id: hugo.id, price: 30, published: true },
+          { title: 'Notre-Dame', author_id: hugo.id, price: 20, published: true },
+          { title: 'Draft', author_id: hugo.id, price: 5, published: false },
+          { title: 'Germinal', author_id: zola.id, price: 25, published: true },
+          { title: 'Anonymous', author_id: null, price: 1, published: true },
+        ]);
+        const gone = await db.query(Book).create({ title: 'Buddenbrooks', author_id: mann.id, price: 40, published: true });
+        await db.delete(Book, gone);
+        return { countries: [fr, de], authors, hugo, zola, mann };
+      };
+
+      beforeEach(async () => {
+        for (const model of [Book, Author, Country]) await db.query(model).withTrashed().forceDelete();
+      });
+
+      it('belongsTo, hasMany, countMany and sumMany take one statement each for the whole list', async () => {
+        const { authors, hugo, zola, mann } = await library();
+        const books = await db.query(Book).orderBy('id').get();
+        let owners = new Map<number, { name: string }>();
+        expect(await statements(async () => (owners = await db.relations.belongsTo(books, Author, 'author_id')))).toBe(1);
+        expect(books.map((book) => (book.author_id === null ? null : owners.get(book.author_id)?.name))).toEqual(['Hugo', 'Hugo', 'Hugo', 'Zola', null]);
+        let shelves = new Map<number, Array<{ title: string }>>();
+        expect(await statements(async () => (shelves = await db.relations.hasMany(authors, Book, 'author_id', (q) => q.where('published', true))))).toBe(1);
+        expect(shelves.get(hugo.id)?.map((book) => book.title)).toEqual(['Les Misérables', 'Notre-Dame']);
+        expect(shelves.get(mann.id)).toEqual([]);
+        let counts = new Map<number, number>();
+        expect(await statements(async () => (counts = await db.relations.countMany(authors, Book, 'author_id')))).toBe(1);
+        expect([...counts.values()]).toEqual([3, 1, 0, 0]);
+        let sums = new Map<number, number>();
+        expect(await statements(async () => (sums = await db.relations.sumMany(authors, Book, 'author_id', 'price')))).toBe(1);
+        expect(sums.get(hugo.id)).toBe(55);
+        expect(sums.get(zola.id)).toBe(25);
+        expect(await statements(() => db.relations.hasMany([], Book, 'author_id'))).toBe(0);
+      });
+
+      it('hasManyThrough takes two statements', async () => {
+        const { countries } = await library();
+        let books = new Map<number, Array<{ title: string }>>();
+        expect(await statements(async () => (books = await db.relations.hasManyThrough(countries, Author, 'country_id', Book, 'author_id')))).toBe(2);
+        expect(books.get(countries[0]!.id)?.map((book) => book.title)).toEqual(['Les Misérables', 'Notre-Dame', 'Draft', 'Germinal']);
+        expect(books.get(countries[1]!.id)).toEqual([]);
+      });
+
+      it('whereHas and whereDoesntHave filter by related rows in one statement (NULL keys do not hide every row)', async () => {
+        await library();
+        const names = (query: ReturnType<typeof db.query<typeof Author>>): Promise<string[]> => query.orderBy('name').pluck('name');
+        expect(await statements(() => names(db.query(Author).whereHas(db.query(Book), 'author_id')))).toBe(1);
+        expect(await names(db.query(Author).whereHas(db.query(Book), 'author_id'))).toEqual(['Hugo', 'Zola']);
+        expect(await names(db.query(Author).whereHas(db.query(Book).where('price', '>', 26), 'author_id'))).toEqual(['Hugo']);
+        expect(await names(db.query(Author).whereDoesntHave(db.query(Book), 'author_id'))).toEqual(['Mann', 'Nobody']);
+        expect(await db.query(Author).whereHas(db.query(Book).withTrashed(), 'author_id').count()).toBe(3);
       });
     });
 

@@ -14,6 +14,7 @@ import type { Database } from '../database.js';
 import { entityName, entitySchemaFor } from './entity-schema.js';
 import { ModelQuery } from './model-query.js';
 import type { ModelSession } from './model-session.js';
+import { Relations } from './relations.js';
 import { RowCodec } from './row-codec.js';
 
 export interface DbOptions {
@@ -89,6 +90,11 @@ export class Db implements ModelSession {
   query<M extends ModelDefinition>(model: M): ModelQuery<M> {
     this.codec(model);
     return new ModelQuery(this, model);
+  }
+
+  /** The relation loaders: `db.relations.hasMany(users, Post, 'user_id')`, one statement each. */
+  get relations(): Relations {
+    return new Relations(this);
   }
 
   /** Shorthand for `db.query(model).create(values)`. */

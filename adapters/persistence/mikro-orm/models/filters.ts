@@ -68,6 +68,8 @@ function one(condition: Condition, codec: RowCodec): Dictionary {
       return rawCondition(condition.sql, condition.params);
     case 'in':
       return whereIn(condition.column, condition.values, condition.negate, codec);
+    case 'in-query':
+      return { [condition.column]: { [condition.negate ? '$nin' : '$in']: condition.subquery() } };
     case 'group': {
       if (condition.conditions.length === 0) return condition.join === 'and' ? {} : rawCondition(NOTHING);
       const parts = condition.conditions.map((inner) => one(inner, codec));

@@ -40,6 +40,40 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     super();
   }
 
+  // ── conditions on other queries ─────────────────────────────────────────
+
+  /** `column` is among the values of `other`'s `otherColumn` (one statement, a subquery). */
+  whereInQuery<O extends ModelDefinition>(column: ColumnOf<M>, other: ModelQuery<O>, otherColumn: ColumnOf<O>): this {
+    this.conditions.push({ kind: 'in-query', column, negate: false, subquery: () => other.subquery(otherColumn) });
+    return this;
+  }
+
+  /** `column` is none of the (non-NULL) values of `other`'s `otherColumn`. */
+  whereNotInQuery<O extends ModelDefinition>(column: ColumnOf<M>, other: ModelQuery<O>, otherColumn: ColumnOf<O>): this {
+    const present = other.clone().whereNotNull(otherColumn);
+    this.conditions.push({ kind: 'in-query', column, negate: true, subquery: () => present.subquery(otherColumn) });
+    return this;
+  }
+
+  /**
+   * Rows with at least one related row in `related` (whose `foreignKey` holds this row's id),
+   * optionally narrowed: `db.query(User).whereHas(db.query(Post).where('published', true), 'user_id')`.
+   */
+  whereHas<O extends ModelDefinition>(related: ModelQuery<O>, foreignKey: ColumnOf<O>): this {
+    return this.whereInQuery('id' as ColumnOf<M>, related, foreignKey);
+  }
+
+  /** Rows without any related row in `related`. */
+  whereDoesntHave<O extends ModelDefinition>(related: ModelQuery<O>, foreignKey: ColumnOf<O>): this {
+    return this.whereNotInQuery('id' as ColumnOf<M>, related, foreignKey);
+  }
+
+  /** This query as a subquery selecting one column (knex's builder, which MikroORM nests). */
+  private subquery(column: string): unknown {
+    checkColumn(this.model, column, 'read');
+    return this.select([column], false).getKnexQuery();
+  }
+
   // ── order and size ──────────────────────────────────────────────────────
 
   orderBy(column: ColumnOf<M>, direction: 'asc' | 'desc' = 'asc'): this {
@@ -243,6 +277,27 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
 
   max(column: ColumnOf<M>): Promise<number | null> {
     return this.aggregate('max', column);
+  }
+
+  /** How many matching rows hold each value of `groupColumn` (one GROUP BY statement). */
+  countBy(groupColumn: ColumnOf<M>): Promise<Map<unknown, number>> {
+    return this.groupedAggregate('count', groupColumn, null);
+  }
+
+  /** The sum of `column` over the matching rows of each value of `groupColumn` (one statement). */
+  sumBy(groupColumn: ColumnOf<M>, column: ColumnOf<M>): Promise<Map<unknown, number>> {
+    return this.groupedAggregate('sum', groupColumn, column);
+  }
+
+  private async groupedAggregate(fn: 'count' | 'sum', groupColumn: string, column: string | null): Promise<Map<unknown, number>> {
+    checkColumn(this.model, groupColumn, 'order');
+    if (column !== null) checkColumn(this.model, column, 'order');
+    const qb = this.base(false);
+    const value = fn === 'count' ? 'count(*)' : `sum(${quoted(column ?? 'id')})`;
+    qb.select([raw(`${quoted(groupColumn)} as "group_key"`), raw(`${value} as "aggregate"`)]).groupBy([raw<never>(quoted(groupColumn))]);
+    const codec = this.session.codec(this.model);
+    const rows = await qb.execute<Dictionary[]>('all', false);
+    return new Map(rows.map((row) => [codec.decode(groupColumn, row['group_key']), Number(row['aggregate'] ?? 0)]));
   }
 
   /** One column's values, in the query's order. */
