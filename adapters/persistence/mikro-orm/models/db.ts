@@ -313,7 +313,10 @@ export class Db implements ModelSession {
   }
 
   isUniqueViolation(error: unknown): boolean {
-    return error instanceof UniqueConstraintViolationException;
+    // Raw QueryBuilder results come with the driver's own errors, not MikroORM's converted ones.
+    if (error instanceof UniqueConstraintViolationException) return true;
+    const { code } = (error ?? {}) as { code?: unknown };
+    return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
   }
 
   // ── start-up check ──────────────────────────────────────────────────────
