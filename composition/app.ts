@@ -21,6 +21,7 @@ import { buildRouteTable } from '../domain/routing/route-table.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import type { Environment } from 'nunjucks';
 import { buildHttpServer } from './http.js';
+import { AfterResponseWork } from '../adapters/http/after-response.js';
 import { createViewRenderer } from './views.js';
 import { authLinks } from './auth-links.js';
 import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
@@ -31,7 +32,7 @@ import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
 import { loadConfig } from './config.js';
 import type { Config } from './config.js';
-import { buildContainer, provide } from './container.js';
+import { buildContainer, provide, resolve } from './container.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import type { Module, ModuleClass, Seeder } from './module.js';
@@ -70,6 +71,8 @@ export interface AppOptions {
 export interface RunningApp {
   readonly url: string;
   readonly services: AppServices;
+  /** Resolves once the work requests left for after their answers (`ctx.afterResponse`) is done. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -277,6 +280,7 @@ export class App {
     const logger = services.get(TOKENS.logger);
     const migrated = await services.get(TOKENS.migrator).migrate();
     if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
+    const afterResponse = new AfterResponseWork();
     const server = await buildHttpServer(services, {
       root: this.root,
       frameworkRoot: FRAMEWORK_ROOT,
@@ -287,14 +291,18 @@ export class App {
       xsrfCookie: this.sendXsrfCookie,
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
+      afterResponse,
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
     return {
       url: server.info.uri,
       services,
+      settled: () => afterResponse.settled(),
       stop: async () => {
         await server.stop({ timeout: 10_000 });
+        // Mails and other work the last requests left for after their answers are not lost.
+        await afterResponse.settled();
         await this.close();
       },
     };
@@ -318,12 +326,12 @@ export class App {
         const http = this.options.httpClient;
         provide(container, TOKENS.httpClient, [], () => http);
       }
-      const renderer = createViewRenderer(config, this.root, this.templateHooks);
+      const renderer = createViewRenderer(config, this.root, this.templateHooks, resolve(container, TOKENS.translator));
       provide(container, TOKENS.viewRenderer, [], () => renderer);
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
       provide(container, TOKENS.authMail, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
-        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
+        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;

@@ -6,6 +6,7 @@ import { Secret } from '../domain/shared/secret.js';
 import type { LogLevel } from '../ports/logger.js';
 import { readEnvFile } from './env-file.js';
 import type { EnvValues } from './env-file.js';
+import { DEFAULT_BODY_MAX_DEPTH } from '../domain/security/body-depth.js';
 
 /** The whole typed configuration, read once at start from `.env` and the environment. */
 export interface Config {
@@ -16,6 +17,10 @@ export interface Config {
     debug: boolean;
     /** The app's language (`app.locale` in views, `ctx.locale`); translations arrive later. */
     locale: string;
+    /** APP_TIMEZONE: an IANA zone (`Europe/Berlin`) for the `date` filter; UTC by default. */
+    timezone: string;
+    /** APP_CURRENCY: an ISO 4217 code (`EUR`) for money formats; USD by default. */
+    currency: string;
     /** Origin without a trailing slash, e.g. `http://localhost:3000`. */
     url: string;
     key: Secret<Buffer>;
@@ -24,7 +29,7 @@ export interface Config {
   log: { level: LogLevel | 'silent' };
   database: { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: Secret };
   session: { driver: 'cookie' | 'database'; lifetimeMinutes: number; rememberLifetimeMinutes: number };
-  http: { uploadMaxBytes: number; requestTimeoutMs: number; trustedProxies: string[]; trustedHosts: string[] };
+  http: { uploadMaxBytes: number; bodyMaxDepth: number; requestTimeoutMs: number; trustedProxies: string[]; trustedHosts: string[] };
   cache: { store: 'memory' | 'database' | 'redis' };
   mail: { url: Secret; from: string };
   redis: { url: Secret };
@@ -198,6 +203,14 @@ const mailFromSetting: Parser<string> = (raw) =>
 const localeSetting: Parser<string> = (raw) =>
   /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u.test(raw) ? raw : problem(`must be a language tag such as en, de-CH or pt-BR, got ${shown(raw)}`);
 
+/** An IANA time zone the runtime knows (`Europe/Berlin`), or `UTC`. */
+const timezoneSetting: Parser<string> = (raw) =>
+  raw === 'UTC' || Intl.supportedValuesOf('timeZone').includes(raw) ? raw : problem(`must be a time zone such as UTC or Europe/Berlin, got ${shown(raw)}`);
+
+/** An ISO 4217 currency code such as EUR or USD. */
+const currencySetting: Parser<string> = (raw) =>
+  Intl.supportedValuesOf('currency').includes(raw) ? raw : problem(`must be a currency code such as EUR or USD, got ${shown(raw)}`);
+
 const nameSetting: Parser<string> = (raw) => (raw === '' ? problem('must not be empty') : raw);
 
 const envNameSetting: Parser<string> = (raw) =>
@@ -215,6 +228,8 @@ function schema(root: string) {
     APP_NAME: defaulted(setting('APP_NAME', nameSetting), 'fw'),
     APP_ENV: defaulted(setting('APP_ENV', envNameSetting), 'production'),
     APP_LOCALE: defaulted(setting('APP_LOCALE', localeSetting), 'en'),
+    APP_TIMEZONE: defaulted(setting('APP_TIMEZONE', timezoneSetting), 'UTC'),
+    APP_CURRENCY: defaulted(setting('APP_CURRENCY', currencySetting), 'USD'),
     APP_DEBUG: defaulted(setting('APP_DEBUG', booleanSetting), 'false'),
     APP_URL: optional(setting('APP_URL', appUrlSetting)),
     APP_KEY: defaulted(setting('APP_KEY', appKeySetting), ''),
@@ -226,6 +241,7 @@ function schema(root: string) {
     SESSION_LIFETIME: defaulted(setting('SESSION_LIFETIME', durationSetting('m', 60)), '120'),
     REMEMBER_LIFETIME: defaulted(setting('REMEMBER_LIFETIME', durationSetting('m', 60)), '30d'),
     UPLOAD_MAX_SIZE: defaulted(setting('UPLOAD_MAX_SIZE', sizeSetting), '10MB'),
+    BODY_MAX_DEPTH: defaulted(setting('BODY_MAX_DEPTH', integerSetting(1, 512)), String(DEFAULT_BODY_MAX_DEPTH)),
     REQUEST_TIMEOUT: defaulted(setting('REQUEST_TIMEOUT', durationSetting('s', 1)), '30'),
     TRUSTED_PROXIES: defaulted(setting('TRUSTED_PROXIES', trustedProxiesSetting), ''),
     TRUSTED_HOSTS: defaulted(setting('TRUSTED_HOSTS', trustedHostsSetting), ''),
@@ -259,6 +275,8 @@ export function parseConfig(values: EnvValues, root: string): Config {
       env: v.APP_ENV,
       debug: v.APP_DEBUG,
       locale: v.APP_LOCALE,
+      timezone: v.APP_TIMEZONE,
+      currency: v.APP_CURRENCY,
       url: v.APP_URL ?? `http://localhost:${port}`,
       key: v.APP_KEY,
     },
@@ -272,6 +290,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
     },
     http: {
       uploadMaxBytes: v.UPLOAD_MAX_SIZE,
+      bodyMaxDepth: v.BODY_MAX_DEPTH,
       requestTimeoutMs: v.REQUEST_TIMEOUT * 1000,
       trustedProxies: v.TRUSTED_PROXIES,
       trustedHosts: v.TRUSTED_HOSTS,

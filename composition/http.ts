@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
+import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
@@ -15,6 +16,7 @@ import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
 import { FrameworkError } from '../domain/shared/errors.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import type { AfterResponseWork } from '../adapters/http/after-response.js';
 
 /** What the App contributes to its HTTP kernel besides configuration and services. */
 export interface HttpParts {
@@ -28,6 +30,7 @@ export interface HttpParts {
   xsrfCookie: boolean;
   rateLimiters: ReadonlyMap<string, LimiterRule>;
   webhooks: ReadonlyMap<string, WebhookVerifier>;
+  afterResponse: AfterResponseWork;
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
@@ -90,9 +93,19 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
   return createHttpKernel({
     host: config.server.host,
     port: config.server.port,
-    app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
+    app: {
+      name: config.app.name,
+      env: config.app.env,
+      debug: config.app.debug,
+      url: config.app.url,
+      locale: config.app.locale,
+      timezone: config.app.timezone,
+      currency: config.app.currency,
+    },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
+    bodyMaxDepth: config.http.bodyMaxDepth,
+    afterResponse: parts.afterResponse,
     requestTimeoutMs: config.http.requestTimeoutMs,
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
@@ -121,7 +134,12 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     appLayers: parts.layers,
     provided: parts.provided,
     shares: parts.shares,
-    forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
+    forms: {
+      records: services.get(TOKENS.recordLookup),
+      passwords: services.get(TOKENS.passwordHasher),
+      formats: validatorFormatChecks,
+      translator: services.get(TOKENS.translator),
+    },
     maintenance: services.get(TOKENS.maintenance),
     xsrfCookie: parts.xsrfCookie,
     cacheStore: services.get(TOKENS.cacheStore),

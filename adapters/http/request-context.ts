@@ -1,6 +1,7 @@
 import type { PartialUpdate } from '../../domain/http/request-kind.js';
 import type { Session } from '../../domain/session/session.js';
 import type { User } from '../../domain/users/user.js';
+import type { Lang } from '../../domain/lang/lang.js';
 import type { AuthUser } from './auth-user.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Cookies } from './cookies.js';
@@ -82,7 +83,10 @@ export interface RequestContext {
   readonly requestId: string;
   readonly route: CurrentRoute;
   readonly domainParams: { get(name: string): string | undefined };
+  /** The request's locale (the locale stage's choice); `lang.locale`. */
   readonly locale: string;
+  /** The request's language: `lang.t(key, params)`, `lang.choice(key, count, params)`. */
+  readonly lang: Lang;
   readonly log: Logger;
   /** API clients get JSON refusals: `Accept: application/json`, a JSON body or an `Authorization` header. */
   readonly isApiClient: boolean;
@@ -137,6 +141,11 @@ export interface RequestContext {
   requireValidSignature(): void;
   /** Whether any URL (absolute or a path) is a valid signed link of this app. */
   verifySignedUrl(url: string): boolean;
+  /**
+   * Work to run once the answer is written, in the order given: a mail the visitor should not
+   * wait for, nor be able to time. A failure is logged; the server's stop waits for the work.
+   */
+  afterResponse(task: () => Promise<void>): void;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
