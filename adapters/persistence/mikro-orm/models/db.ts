@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { LockWaitTimeoutException, DeadlockException, UniqueConstraintViolationException, raw } from '@mikro-orm/core';
+import { LockWaitTimeoutException, DeadlockException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Dictionary } from '@mikro-orm/core';
 import type { EntityManager, QueryBuilder } from '@mikro-orm/knex';
 import { ulid } from 'ulid';
 import type { EngineName } from '../../../../domain/data/columns.js';
 import { checkColumn } from '../../../../domain/data/conditions.js';
 import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
-import { IDENTIFIER } from '../../../../domain/data/model.js';
 import type { ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
 import type { Clock } from '../../../../ports/clock.js';
 import type { SecretBox } from '../../../../ports/secret-box.js';
@@ -228,7 +227,7 @@ export class Db implements ModelSession {
   }
 
   newRow(model: ModelDefinition, values: Record<string, unknown>): Record<string, unknown> {
-    const codec = this.codec(model);
+    this.codec(model);
     for (const name of Object.keys(values)) if (!model.skipped.has(name)) checkColumn(model, name, 'write');
     const row: Record<string, unknown> = { id: values['id'] ?? (model.key.type === 'integer' ? 0 : '') };
     for (const [name, spec] of model.columns) {
@@ -236,7 +235,6 @@ export class Db implements ModelSession {
       row[name] = given !== undefined ? given : spec.defaultValue !== null ? spec.defaultValue.value : null;
     }
     for (const [name, fallback] of model.skipped) row[name] = fallback();
-    void codec;
     return row;
   }
 
@@ -252,7 +250,7 @@ export class Db implements ModelSession {
 
   async insertRows(model: ModelDefinition, rows: readonly Record<string, unknown>[]): Promise<number> {
     if (rows.length === 0) return 0;
-    const stored = rows.map((values) => this.prepareInsert(model, values).stored);
+    const stored = rows.map((values) => this.prepareInsert(model, values, false).stored);
     const byParameters = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / (model.columns.size + 1)));
     const perStatement = this.engine === 'sqlite' ? Math.min(byParameters, SQLITE_ROWS_PER_STATEMENT) : byParameters;
     for (let start = 0; start < stored.length; start += perStatement) {
@@ -346,7 +344,7 @@ export class Db implements ModelSession {
   }
 
   /** The row an insert makes (as reads will return it) and what is sent for it. */
-  private prepareInsert(model: ModelDefinition, values: Record<string, unknown>): { row: Record<string, unknown>; stored: Dictionary } {
+  private prepareInsert(model: ModelDefinition, values: Record<string, unknown>, buildRow = true): { row: Record<string, unknown>; stored: Dictionary } {
     const codec = this.codec(model);
     for (const name of Object.keys(values)) if (!model.skipped.has(name)) checkColumn(model, name, 'write');
     const row: Record<string, unknown> = {};
@@ -369,7 +367,7 @@ export class Db implements ModelSession {
         value = null;
       }
       stored[name] = codec.encode(name, value);
-      row[name] = spec.kind === 'encrypted' || value === null ? value : codec.decode(name, stored[name]);
+      if (buildRow) row[name] = spec.kind === 'encrypted' || value === null ? value : codec.decode(name, stored[name]);
     }
     for (const [name, fallback] of model.skipped) row[name] = fallback();
     return { row, stored };
@@ -388,10 +386,3 @@ function isRetryable(error: unknown): boolean {
   const { code, sqlState } = (error ?? {}) as { code?: unknown; sqlState?: unknown };
   return RETRYABLE_CODES.has(String(code)) || RETRYABLE_CODES.has(String(sqlState));
 }
-
-/** A checked identifier, for SQL an app builds from names it knows. */
-export function identifier(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new InvalidQuery('unknown_column', `${JSON.stringify(name)} is not a plain identifier`);
-  return `"${name}"`;
-}
-void raw;

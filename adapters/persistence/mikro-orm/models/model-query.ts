@@ -491,7 +491,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
 
   private select(columns: readonly string[], rowsRead: boolean): QueryBuilder<Dictionary> {
     const qb = this.base(true);
-    qb.select(columns.map((column) => raw(quoted(column))));
+    qb.select([...columns]);
     if (rowsRead && this.lock !== null && this.session.engine === 'postgres') qb.setLockMode(this.lock);
     return qb;
   }
