@@ -24,7 +24,18 @@ export interface ModelHooks {
   deleted?(row: HookRow): void | Promise<void>;
 }
 
+/** What a default scope is given: the values of `db.withScope({ … })` (e.g. the signed-in user's team). */
+export type ScopeParams = Readonly<Record<string, unknown>>;
+
+/**
+ * A default scope: equality conditions every query of the model adds (reads, counts, pages,
+ * bulk writes, relations), `null` meaning IS NULL. Returning `null` adds none.
+ */
+export type DefaultScope = (params: ScopeParams) => Readonly<Record<string, unknown>> | null;
+
 export interface ModelOptions<F extends Fields = Fields> {
+  /** A default scope, e.g. `({ teamId }) => ({ team_id: teamId ?? -1 })`; `withoutScope()` lifts it. */
+  readonly scope?: DefaultScope;
   /** Runs around single-row writes (see `ModelHooks`). */
   readonly hooks?: ModelHooks;
   /** `created_at` and `updated_at`, set by fw on create and on every save or update (default true). */
@@ -50,6 +61,7 @@ export interface ModelDefinition<F extends Fields = Fields, O = unknown> {
   readonly search: readonly string[];
   readonly searchLanguage: string;
   readonly hooks: ModelHooks;
+  readonly scope: DefaultScope | null;
   /** Carries the static types only; never set. */
   readonly __fields?: F;
   readonly __options?: O;
@@ -154,6 +166,7 @@ export function defineModel<const F extends Fields, const O extends ModelOptions
     search: Object.freeze(search),
     searchLanguage,
     hooks: options?.hooks ?? {},
+    scope: options?.scope ?? null,
   });
 }
 

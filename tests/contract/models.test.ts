@@ -74,7 +74,13 @@ const Country = defineModel('countries', { id: key.integer(), name: column.strin
 const Author = defineModel('authors', { id: key.integer(), name: column.string(), country_id: column.integer().nullable() }, { timestamps: false });
 const Book = defineModel('books', { id: key.integer(), title: column.string(), author_id: column.integer().nullable(), price: column.money(), published: column.boolean() }, { softDeletes: true });
 
-const MODELS = [Product, Tag, Token, Setting, Note, Country, Author, Book];
+const Doc = defineModel(
+  'docs',
+  { id: key.integer(), title: column.string(), team_id: column.integer() },
+  { softDeletes: true, scope: ({ team }) => (typeof team === 'number' ? { team_id: team } : null) },
+);
+
+const MODELS = [Product, Tag, Token, Setting, Note, Country, Author, Book, Doc];
 
 /** A second process that holds SQLite's write lock for 400 ms while it adds 1 to a price. */
 const HOLD_WRITE_LOCK = `
@@ -584,6 +590,37 @@ for (const engine of useEngines()) {
         expect(await names(db.query(Author).whereHas(db.query(Book).where('price', '>', 26), 'author_id'))).toEqual(['Hugo']);
         expect(await names(db.query(Author).whereDoesntHave(db.query(Book), 'author_id'))).toEqual(['Mann', 'Nobody']);
         expect(await db.query(Author).whereHas(db.query(Book).withTrashed(), 'author_id').count()).toBe(3);
+      });
+    });
+
+    describe('default scopes', () => {
+      it("apply to every read, count, page, bulk write and relation of a scoped db; withoutScope lifts them", async () => {
+        await db.query(Doc).insertMany([
+          { title: 'a1', team_id: 1 },
+          { title: 'a2', team_id: 1 },
+          { title: 'b1', team_id: 2 },
+        ]);
+        const team1 = db.withScope({ team: 1 });
+        expect(await team1.query(Doc).orderBy('id').pluck('title')).toEqual(['a1', 'a2']);
+        expect(await team1.query(Doc).count()).toBe(2);
+        expect((await team1.query(Doc).paginate(10)).total).toBe(2);
+        expect((await team1.query(Doc).cursorPaginate(10)).items).toHaveLength(2);
+        const b1 = await db.query(Doc).where('title', 'b1').firstOrFail();
+        expect(await team1.query(Doc).find(b1.id)).toBeNull();
+        await expect(team1.query(Doc).findOrFail(b1.id)).rejects.toBeInstanceOf(RecordNotFound);
+        expect(await team1.query(Doc).update({ title: 'renamed' })).toBe(2);
+        expect(await team1.query(Doc).delete()).toBe(2);
+        expect(await team1.query(Doc).withTrashed().count()).toBe(2);
+        expect(await team1.query(Doc).withoutScope().count()).toBe(1);
+        expect(await db.query(Doc).where('title', 'b1').count()).toBe(1);
+        expect(await team1.transaction((tx) => tx.query(Doc).withTrashed().count())).toBe(2);
+        const owners = [{ id: 1 }, { id: 2 }];
+        expect([...(await team1.relations.countMany(owners, Doc, 'team_id', (q) => q.withTrashed())).values()]).toEqual([2, 0]);
+      });
+
+      it('a scope naming a column the model lacks is an InvalidQuery', async () => {
+        const Broken = defineModel('docs', { title: column.string(), team_id: column.integer() }, { softDeletes: true, scope: () => ({ team: 1 }) });
+        await expect(db.query(Broken).count()).rejects.toMatchObject({ code: 'unknown_column' });
       });
     });
 

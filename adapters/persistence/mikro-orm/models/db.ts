@@ -6,7 +6,7 @@ import { ulid } from 'ulid';
 import type { EngineName } from '../../../../domain/data/columns.js';
 import { checkColumn } from '../../../../domain/data/conditions.js';
 import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
-import type { ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
+import type { ModelDefinition, NewRowOf, RowOf, ScopeParams } from '../../../../domain/data/model.js';
 import type { Clock } from '../../../../ports/clock.js';
 import type { SecretBox } from '../../../../ports/secret-box.js';
 import type { Database } from '../database.js';
@@ -59,7 +59,20 @@ export class Db implements ModelSession {
     private readonly shared: Shared,
     private readonly em: EntityManager,
     private readonly inTransaction: boolean,
+    private readonly scopeParams: ScopeParams = {},
   ) {}
+
+  /**
+   * This database with values for the models' default scopes: `db.withScope({ teamId: 7 })`
+   * (per request, from the signed-in user). Every query of a scoped model then adds its scope.
+   */
+  withScope(params: ScopeParams): Db {
+    return new Db(this.shared, this.em, this.inTransaction, Object.freeze({ ...params }));
+  }
+
+  scopeOf(model: ModelDefinition): Readonly<Record<string, unknown>> {
+    return model.scope?.(this.scopeParams) ?? {};
+  }
 
   /** A `Db` on an open database; models are registered with the ORM on first use. */
   static connect(database: Database, options: Omit<DbOptions, 'models'>): Db {
@@ -157,7 +170,7 @@ export class Db implements ModelSession {
   /** Runs `work` in one transaction: commits when it resolves, rolls back when it throws. Nested calls use savepoints. */
   async transaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
     return this.em.transactional(async (em) => {
-      const db = new Db(this.shared, em, true);
+      const db = new Db(this.shared, em, true, this.scopeParams);
       // SQLite starts transactions with a deferred BEGIN: two writers that both read first
       // then fail on the lock upgrade instead of waiting. Taking the write lock first (what
       // BEGIN IMMEDIATE does) makes the second writer wait for the busy timeout instead.

@@ -32,6 +32,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   /** Orders put NULLs after values ascending, before them descending (PostgreSQL's default), on both engines. */
   private nullsOrdered = false;
   private trashed: Trashed = 'without';
+  private scoped = true;
 
   constructor(
     private readonly session: ModelSession,
@@ -119,6 +120,12 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   }
 
   // ── soft deletes and locks ──────────────────────────────────────────────
+
+  /** Leaves the model's default scope out of this query. */
+  withoutScope(): this {
+    this.scoped = false;
+    return this;
+  }
 
   /** Soft-deleted rows too. */
   withTrashed(): this {
@@ -450,13 +457,16 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     copy.havings = [...this.havings];
     copy.lock = this.lock;
     copy.trashed = this.trashed;
+    copy.scoped = this.scoped;
     copy.nullsOrdered = this.nullsOrdered;
     return copy;
   }
 
   /** The WHERE of this query: its conditions, the soft-delete rule, every value encoded. */
   private filter(): Dictionary {
-    const filter = toFilter(this.conditions, this.session.codec(this.model));
+    const scope: Condition[] = this.scoped ? Object.entries(this.session.scopeOf(this.model)).map(([column, value]) => ({ kind: 'compare', column, op: '=', value })) : [];
+    checkConditions(this.model, scope);
+    const filter = toFilter([...this.conditions, ...scope], this.session.codec(this.model));
     if (this.model.softDeletes && this.trashed !== 'with') {
       (filter['$and'] as Dictionary[]).push({ deleted_at: this.trashed === 'only' ? { $ne: null } : null });
     }

@@ -11,6 +11,8 @@ export interface ModelSession {
   /** A fresh MikroORM QueryBuilder over the model's table, in this session's transaction if any. */
   builder(model: ModelDefinition): QueryBuilder<Dictionary>;
   now(): Date;
+  /** The model's default-scope conditions under this session's scope values (none without a scope). */
+  scopeOf(model: ModelDefinition): Readonly<Record<string, unknown>>;
   /** `values` as the SET of an update: checked, encoded, `updated_at` added. */
   encodeChanges(model: ModelDefinition, values: Record<string, unknown>): Dictionary;
   insertRow(model: ModelDefinition, values: Record<string, unknown>): Promise<Record<string, unknown>>;
