@@ -80,3 +80,4 @@ export { RecordNotFound } from '../domain/data/record-not-found.js';
 export { MAX_PER_PAGE, pageUrl } from '../domain/data/pages.js';
 export type { LengthAwarePage, SimplePage, CursorPage } from '../domain/data/pages.js';
 export type { Relations } from '../adapters/persistence/mikro-orm/models/relations.js';
+export { searchMigrationSql, searchWords } from '../domain/data/search.js';

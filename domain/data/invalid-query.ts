@@ -5,7 +5,8 @@ export type InvalidQueryCode =
   | 'update_sets_key'
   | 'encrypted_condition'
   | 'bad_value'
-  | 'no_unique_columns';
+  | 'no_unique_columns'
+  | 'not_searchable';
 
 /**
  * The spec's 'invalid query' error: a query naming a column the model does not have, an

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FixedClock } from '../../adapters/clock/fixed-clock.js';
@@ -11,6 +12,7 @@ import { InvalidQuery } from '../../domain/data/invalid-query.js';
 import { RecordNotFound } from '../../domain/data/record-not-found.js';
 import { defineModel } from '../../domain/data/model.js';
 import type { RowOf } from '../../domain/data/model.js';
+import { searchMigrationSql } from '../../domain/data/search.js';
 import { createTableSql } from '../../domain/data/table-sql.js';
 import { deriveAppKeys } from '../../domain/security/app-keys.js';
 import { useEngines } from '../support/databases.js';
@@ -80,7 +82,10 @@ const Doc = defineModel(
   { softDeletes: true, scope: ({ team }) => (typeof team === 'number' ? { team_id: team } : null) },
 );
 
-const MODELS = [Product, Tag, Token, Setting, Note, Country, Author, Book, Doc];
+const Post = defineModel('posts', { id: key.integer(), title: column.string(), body: column.string(), team_id: column.integer().default(1) }, { search: ['title', 'body'] });
+const Plain = defineModel('plain_posts', { id: key.integer(), title: column.string() }, { search: ['title'], searchLanguage: 'simple' });
+
+const MODELS = [Product, Tag, Token, Setting, Note, Country, Author, Book, Doc, Post, Plain];
 
 /** A second process that holds SQLite's write lock for 400 ms while it adds 1 to a price. */
 const HOLD_WRITE_LOCK = `
@@ -107,8 +112,10 @@ for (const engine of useEngines()) {
 
     beforeAll(async () => {
       await database().raw.session(async (sql) => {
+        for (const model of [Post, Plain]) await sql.exec(searchMigrationSql(model, engine.name).down);
         for (const model of MODELS) await sql.exec(`DROP TABLE IF EXISTS "${model.table}"; ${createTableSql(model, engine.name)}`);
         await sql.exec('CREATE UNIQUE INDEX products_sku ON products (sku)');
+        for (const model of [Post, Plain]) await sql.exec(searchMigrationSql(model, engine.name).up);
       });
       db = await Db.open(database(), { models: MODELS, box: box(7), clock });
     });
@@ -621,6 +628,71 @@ for (const engine of useEngines()) {
       it('a scope naming a column the model lacks is an InvalidQuery', async () => {
         const Broken = defineModel('docs', { title: column.string(), team_id: column.integer() }, { softDeletes: true, scope: () => ({ team: 1 }) });
         await expect(db.query(Broken).count()).rejects.toMatchObject({ code: 'unknown_column' });
+      });
+    });
+
+    describe('full-text search', () => {
+      const titles = (query: ReturnType<typeof db.query<typeof Post>>): Promise<string[]> => query.pluck('title');
+
+      it('matches every word, prefixes and word forms, best first, ties newest first', async () => {
+        await db.query(Post).create({ title: 'Garden tools', body: 'Running a small garden' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Kitchen', body: 'The garden runs into the kitchen' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Kitchen knives', body: 'Sharp and small' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Garden chairs', body: 'Running a small garden' });
+        expect(await titles(db.query(Post).search('garden'))).toEqual(['Garden chairs', 'Garden tools', 'Kitchen']);
+        expect(await titles(db.query(Post).search('gard run'))).toEqual(['Garden chairs', 'Garden tools', 'Kitchen']);
+        expect(await titles(db.query(Post).search('kitchen small'))).toEqual(['Kitchen knives']);
+        expect(await titles(db.query(Post).whereSearch('knife OR garden').orderBy('id'))).toEqual([]);
+        expect(await titles(db.query(Post).whereSearch('running').orderBy('id'))).toEqual(['Garden tools', 'Kitchen', 'Garden chairs']);
+        expect(await titles(db.query(Post).search('  '))).toEqual([]);
+      });
+
+      it('chains with conditions, latest() and pages', async () => {
+        for (let n = 0; n < 30; n++) {
+          clock.advance(1000);
+          await db.query(Post).create({ title: `Mug ${n}`, body: 'ceramic', team_id: n % 2 });
+        }
+        const page = await db.query(Post).whereSearch('mug ceramic').where('team_id', 1).latest().paginate(10, 2);
+        expect(page.total).toBe(15);
+        expect(page.items.map((post) => post.title)).toEqual(['Mug 9', 'Mug 7', 'Mug 5', 'Mug 3', 'Mug 1']);
+      });
+
+      it('the database keeps the index current on bulk updates, deletes and raw SQL', async () => {
+        const post = await db.query(Post).create({ title: 'Old words', body: 'nothing' });
+        await db.query(Post).where('id', post.id).update({ title: 'Fresh words' });
+        expect(await titles(db.query(Post).search('fresh'))).toEqual(['Fresh words']);
+        expect(await titles(db.query(Post).search('old'))).toEqual([]);
+        await db.sql('update posts set body = ? where id = ?', ['zebra crossing', post.id]).fetchAs();
+        expect(await titles(db.query(Post).search('zebra'))).toEqual(['Fresh words']);
+        await db.query(Post).where('id', post.id).delete();
+        expect(await titles(db.query(Post).search('zebra'))).toEqual([]);
+      });
+
+      it("'simple' turns stemming off", async () => {
+        await db.query(Plain).create({ title: 'running shoes' });
+        expect(await db.query(Plain).search('running').pluck('title')).toEqual(['running shoes']);
+        expect(await db.query(Plain).search('runs').pluck('title')).toEqual([]);
+        expect(() => db.query(Product).search('x')).toThrow(expect.objectContaining({ code: 'not_searchable' }));
+      });
+
+      it('never fails on hostile input', async () => {
+        await db.query(Post).create({ title: 'Quote "mugs" -cups *star*', body: 'NEAR AND OR NOT' });
+        const hostile = fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.constantFrom('"', "'", '-', '*', '\0', 'a"b', 'NEAR(a b)', 'title:x', '(((', ')', '&|!', ':*', '^', '+-*', 'AND OR NOT'),
+          fc.constant('😀'.repeat(2500)),
+        );
+        await fc.assert(
+          fc.asyncProperty(hostile, async (text) => {
+            await db.query(Post).search(text).get();
+            await db.query(Post).whereSearch(text).count();
+          }),
+          { numRuns: 60 },
+        );
+        expect(await titles(db.query(Post).search('"mugs" -cups'))).toEqual(['Quote "mugs" -cups *star*']);
       });
     });
 

@@ -8,13 +8,14 @@ import { columnNames } from '../../../../domain/data/model.js';
 import { clampPage, clampPerPage, decodeCursor, encodeCursor, pageNumbers } from '../../../../domain/data/pages.js';
 import type { CursorPage, LengthAwarePage, SimplePage } from '../../../../domain/data/pages.js';
 import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
+import { fts5Query, searchIndexName, searchWords, tsQuery } from '../../../../domain/data/search.js';
 import type { ColumnOf, ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
 import { Conditions } from './conditions-builder.js';
 import type { ValueOfColumn } from './conditions-builder.js';
 import { quoted, toFilter } from './filters.js';
 import type { ModelSession } from './model-session.js';
 
-type Order = { readonly column: string; readonly direction: 'asc' | 'desc' } | { readonly sql: string; readonly direction: 'asc' | 'desc' };
+type Order = { readonly column: string; readonly direction: 'asc' | 'desc' } | { readonly sql: string; readonly params: readonly unknown[]; readonly direction: 'asc' | 'desc' };
 type Trashed = 'without' | 'with' | 'only';
 
 /**
@@ -87,9 +88,46 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   }
 
   /** An SQL expression of the app's own to order by. */
-  orderByRaw(sql: string, direction: 'asc' | 'desc' = 'asc'): this {
-    this.orders.push({ sql, direction });
+  orderByRaw(sql: string, direction: 'asc' | 'desc' = 'asc', values: readonly unknown[] = []): this {
+    this.orders.push({ sql, params: [...values], direction });
     return this;
+  }
+
+  // ── full-text search (the model's `search` columns, indexed by `searchMigrationSql`) ──
+
+  /**
+   * Rows matching every word of `text`, each as a prefix, in word forms (stemming unless the
+   * model's language is `simple`), best first, ties newest first. Any text is safe.
+   */
+  search(text: string): this {
+    return this.whereSearch(text).orderByRelevance(text).latest();
+  }
+
+  /** Only rows matching every word of `text`; no words matches nothing. Keeps the query's order. */
+  whereSearch(text: string): this {
+    const words = this.searchable(text);
+    if (words.length === 0) return this.whereAny(() => undefined);
+    const index = quoted(searchIndexName(this.model));
+    if (this.session.engine === 'sqlite') return this.whereRaw(`"id" in (select rowid from ${index} where ${index} match ?)`, [fts5Query(words)]);
+    return this.whereRaw(`${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, [tsQuery(words)]);
+  }
+
+  /** Orders by relevance to `text` (best first) without filtering; earlier search columns weigh more. */
+  orderByRelevance(text: string): this {
+    const words = this.searchable(text);
+    if (words.length === 0) return this;
+    const index = quoted(searchIndexName(this.model));
+    if (this.session.engine === 'sqlite') {
+      const weights = this.model.search.map((_, position) => 2 ** (this.model.search.length - 1 - position)).join(', ');
+      // bm25 is lower for better matches; a row without a match sorts last.
+      return this.orderByRaw(`coalesce((select bm25(${index}, ${weights}) from ${index} where ${index} match ? and rowid = "id"), 1e308)`, 'asc', [fts5Query(words)]);
+    }
+    return this.orderByRaw(`ts_rank(${index}, to_tsquery('${this.model.searchLanguage}', ?))`, 'desc', [tsQuery(words)]);
+  }
+
+  private searchable(text: string): string[] {
+    if (this.model.search.length === 0) throw new InvalidQuery('not_searchable', `The model '${this.model.table}' has no search columns`);
+    return searchWords(text);
   }
 
   /** Newest first: `created_at` DESC then `id` DESC; `id` DESC for a model without timestamps. */
@@ -490,7 +528,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       const orders = this.orders.map((order) => {
         if ('column' in order) checkColumn(this.model, order.column, 'order');
         const direction = this.nullsOrdered ? (order.direction === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_FIRST) : order.direction;
-        return 'column' in order ? { [order.column]: direction } : { [raw(order.sql)]: direction };
+        return 'column' in order ? { [order.column]: direction } : { [raw(order.sql, [...order.params])]: direction };
       });
       if (orders.length > 0) qb.orderBy(orders);
       if (this.limitCount !== null) qb.limit(this.limitCount);
