@@ -39,6 +39,14 @@ import type { Module, ModuleClass, Seeder } from './module.js';
 import { appServices } from './services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { checkScheduleEntry, startScheduler } from './schedule.js';
+import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
+import { bindWebhooks, DeliverWebhook } from './webhooks.js';
+import type { OutgoingWebhooksOptions } from './webhooks.js';
+import type { RegisteredJob } from './jobs.js';
+import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './queue.js';
+import type { JobRegistry } from './queue.js';
+import type { JobWorker, WorkerOptions } from '../adapters/worker/job-worker.js';
 
 /**
  * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
@@ -99,6 +107,9 @@ export class App {
   private customTokens: TokenVerifier | null = null;
   private readonly listeners: { type: EventClass<object>; listener: (event: never, services: AppServices) => void | Promise<void> }[] = [];
   private booted: Promise<AppServices> | null = null;
+  private readonly scheduled: ScheduleEntry[] = [];
+  private outgoing: OutgoingWebhooksOptions | null = null;
+  private readonly registeredJobs = new Map<string, RegisteredJob>();
 
   private constructor(private readonly options: AppOptions) {}
 
@@ -115,12 +126,38 @@ export class App {
       throw new TypeError(`The module "${module.name}" is registered twice`);
     }
     this.modules.push(module);
+    for (const job of module.jobs ?? []) this.job(job);
     module.register?.({
       find: <M extends Module>(type: ModuleClass<M>) => (this.modules.find((m) => m instanceof type) as M | undefined) ?? null,
       share: (name, compute) => this.share(name, compute),
       listen: (type, listener) => this.listen(type, listener),
     });
     return this;
+  }
+
+  /** A queued job (`defineJob`) this app's workers run; names are unique. */
+  job(definition: RegisteredJob): this {
+    if (this.registeredJobs.has(definition.name)) throw new TypeError(`The job "${definition.name}" is registered twice`);
+    this.registeredJobs.set(definition.name, definition);
+    return this;
+  }
+
+  /** The app's jobs by name. */
+  jobRegistry(): JobRegistry {
+    return this.registeredJobs;
+  }
+
+  /**
+   * A worker over this app's queue and jobs (`queue:work`); `queues` defaults to every queue
+   * the app's jobs name, `default` first. `run()` it; `stop()` finishes the running jobs.
+   */
+  async worker(options: Partial<WorkerOptions> = {}): Promise<JobWorker> {
+    const services = await this.services();
+    return createWorker(services, this.registeredJobs, this.provided, {
+      ...options,
+      queues: options.queues ?? registeredQueues(this.registeredJobs),
+      concurrency: options.concurrency ?? 1,
+    });
   }
 
   /** Middleware around every route of the app's modules; the first added is outermost. */
@@ -222,6 +259,36 @@ export class App {
     return this;
   }
 
+  /**
+   * A task run on a cron expression, read in APP_TIMEZONE: five fields (minute hour day month
+   * weekday) or six with seconds first. `serve` and `schedule:work` run it; each slot runs once
+   * across every process of the app. `app.schedule('reports:daily', '0 6 * * *', async
+   * (services) => …, { withoutOverlapping: true })`.
+   */
+  schedule(name: string, cron: string, task: ScheduledFunction, options: ScheduleOptions = {}): this {
+    const entry = { name, expression: cron, run: task, options };
+    checkScheduleEntry(entry, this.scheduled);
+    this.scheduled.push(entry);
+    return this;
+  }
+
+  /**
+   * Turns on `webhooks.send(url, event, payload)` (`services.get(TOKENS.webhooks)`): deliveries
+   * are recorded in `webhook_deliveries` and attempted by the job `fw.webhooks.deliver` on the
+   * queue `webhooks` (a worker runs it: `serve`, or `queue:work --queue webhooks`), signed with
+   * the endpoint's `whsec_` secret.
+   */
+  outgoingWebhooks(options: OutgoingWebhooksOptions = {}): this {
+    if (this.outgoing !== null) throw new TypeError('outgoingWebhooks() is called twice');
+    this.outgoing = options;
+    return this.job(DeliverWebhook);
+  }
+
+  /** The app's scheduled tasks, in the order registered. */
+  scheduleEntries(): readonly ScheduleEntry[] {
+    return this.scheduled;
+  }
+
   /** Every route of the app's modules, validated: duplicate names or routes stop start-up. */
   routeTable(): RouteTable<Handler> {
     return buildRouteTable(
@@ -295,17 +362,33 @@ export class App {
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
+    // The scheduler of this process, unless SCHEDULER=false (another process runs `schedule:work`).
+    const scheduler = services.config.scheduler.enabled && this.scheduled.length > 0 ? await startScheduler(this.scheduled, services) : null;
+    const worker = this.serveWorker(services);
     return {
       url: server.info.uri,
       services,
       settled: () => afterResponse.settled(),
       stop: async () => {
+        await scheduler?.stop();
         await server.stop({ timeout: 10_000 });
         // Mails and other work the last requests left for after their answers are not lost.
         await afterResponse.settled();
+        // Takes no new job and lets the running ones finish before the database closes.
+        await worker?.stop();
         await this.close();
       },
     };
+  }
+
+  /** `serve` runs QUEUE_SERVE_WORKERS jobs at once over every queue of the app's jobs (none with sync). */
+  private serveWorker(services: AppServices): JobWorker | null {
+    const { connection, serveWorkers } = services.config.queue;
+    if (connection === 'sync' || serveWorkers === 0) return null;
+    const worker = createWorker(services, this.registeredJobs, this.provided, { queues: registeredQueues(this.registeredJobs), concurrency: serveWorkers });
+    void worker.run();
+    services.get(TOKENS.logger).info('queue worker running', { queues: registeredQueues(this.registeredJobs), workers: serveWorkers, driver: connection });
+    return worker;
   }
 
   private environment(): EnvValues {
@@ -333,6 +416,8 @@ export class App {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
+      bindWebhooks(container, config, this.outgoing);
+      bindQueue(container);
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;
       provide(container, TOKENS.accessPolicy, [], () => policy);
@@ -342,6 +427,7 @@ export class App {
         await database.close();
         if (logger instanceof PinoLogger) logger.flush();
       });
+      bindDispatcher(container, () => services, this.registeredJobs, this.provided);
       const bus = services.get(TOKENS.eventBus);
       if (bus instanceof InProcessEventBus) {
         for (const { type, listener } of this.listeners) bus.listen(type, (event) => listener(event as never, services));

@@ -8,9 +8,16 @@ import { routeListCommand } from '../adapters/cli/commands/route-list.js';
 import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
+import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
+import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
+import { webhookCommands } from '../adapters/cli/commands/webhooks.js';
+import { makeNotificationCommand } from '../adapters/cli/commands/make-notification.js';
+import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
+import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
 import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
+import { queueCommands } from '../adapters/cli/commands/queue.js';
 import type { App } from './app.js';
 import { generateAppKey, setEnvValue } from './env-file.js';
 import { TOKENS } from './tokens.js';
@@ -66,6 +73,34 @@ export function frameworkCommands(app: App): CliCommand[] {
         return { store: services.get(TOKENS.sessionStore), clock: services.get(TOKENS.clock), driver: services.config.session.driver };
       },
     }),
+    cachePruneCommand({
+      async cache() {
+        const services = await app.services();
+        // The table whatever CACHE_STORE says: rows left from when the store was the database go too.
+        const store = new SqlCacheStore(services.get(TOKENS.database).raw, services.get(TOKENS.clock));
+        return { pruneExpired: () => store.pruneExpired(), store: services.config.cache.store };
+      },
+    }),
+    makeNotificationCommand({ root: () => app.root }),
+    ...webhookCommands(async () => {
+      const services = await app.services();
+      return { deliveries: services.get(TOKENS.webhookDeliveries), webhooks: services.get(TOKENS.webhooks), clock: services.get(TOKENS.clock) };
+    }),
+    ...scheduleCommands({
+      schedule: async () => scheduleServices(app.scheduleEntries(), await app.services()),
+      async work(announce) {
+        const entries = app.scheduleEntries();
+        if (entries.length === 0) {
+          announce('No tasks are scheduled; nothing to run.');
+          return;
+        }
+        const scheduler = await startScheduler(entries, await app.services());
+        announce(`Running ${entries.length} scheduled task${entries.length === 1 ? '' : 's'}. Press Ctrl+C to stop.`);
+        await untilSignal();
+        announce('Stopping: waiting for the runs under way…');
+        await scheduler.stop();
+      },
+    }),
     routeListCommand({
       routes() {
         const table = app.routeTable();
@@ -88,6 +123,27 @@ export function frameworkCommands(app: App): CliCommand[] {
       async passwords() {
         const services = await app.services();
         return { findUserByEmail: services.get(TOKENS.findUserByEmail), setPassword: services.get(TOKENS.setPassword) };
+      },
+    }),
+    ...queueCommands({
+      async queue() {
+        const services = await app.services();
+        return { queue: services.get(TOKENS.jobQueue), clock: services.get(TOKENS.clock) };
+      },
+      async work(request, announce) {
+        const worker = await app.worker({ ...(request.queues === null ? {} : { queues: request.queues }), concurrency: request.workers, once: request.once });
+        announce(`Working on ${worker.queues.join(', ')} with ${request.workers} worker${request.workers === 1 ? '' : 's'}${request.once ? ' (--once)' : ''}.`);
+        const stopOnSignal = () => void worker.stop();
+        process.once('SIGINT', stopOnSignal);
+        process.once('SIGTERM', stopOnSignal);
+        try {
+          await worker.run();
+        } finally {
+          process.off('SIGINT', stopOnSignal);
+          process.off('SIGTERM', stopOnSignal);
+        }
+        const { completed, retried, failed } = worker.stats;
+        announce(`Stopped: ${completed} completed, ${retried} to retry, ${failed} failed.`);
       },
     }),
     ...userSessionCommands({

@@ -28,6 +28,7 @@ import { OtpauthTotp } from '../adapters/otp/otpauth-totp.js';
 import { QrcodeSvg } from '../adapters/qr/qrcode-svg.js';
 import { SqlTwoFactorStore } from '../adapters/persistence/mikro-orm/sql-two-factor-store.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
+import { buildStorage, storageSettings } from './storage.js';
 import { SqlPasswordResetTokens } from '../adapters/persistence/mikro-orm/sql-password-reset-tokens.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
@@ -60,6 +61,9 @@ import { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-accounts.js';
 import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';
+import { SqlScheduleRuns } from '../adapters/persistence/mikro-orm/sql-schedule-runs.js';
+import { SqlWebhookDeliveries } from '../adapters/persistence/mikro-orm/sql-webhook-deliveries.js';
+import { SqlNotificationStore } from '../adapters/persistence/mikro-orm/sql-notification-store.js';
 import { createTranslator } from './views.js';
 import { FormValidation } from '../application/validation/form-validation.js';
 import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
@@ -176,6 +180,9 @@ export function buildContainer(parts: ContainerParts): Container {
         });
     }
   });
+  provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock], (config, clock) =>
+    buildStorage(storageSettings(config), { appUrl: config.app.url, key: deriveAppKeys(config.app.key.reveal()).signedUrls, clock }),
+  );
   // Runs when the app closes (services.close unbinds the container): the Redis connection
   // would otherwise keep the process alive.
   container.onDeactivation(id(TOKENS.cacheStore), (store) => (store instanceof RedisCacheStore ? store.close() : undefined));
@@ -193,6 +200,9 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
   provide(container, TOKENS.linkedAccounts, [TOKENS.database], (db) => new SqlLinkedAccounts(db.raw));
   provide(container, TOKENS.activityLog, [TOKENS.database], (db) => new SqlActivityLog(db.raw));
+  provide(container, TOKENS.scheduleRuns, [TOKENS.database], (db) => new SqlScheduleRuns(db.raw));
+  provide(container, TOKENS.webhookDeliveries, [TOKENS.database], (db) => new SqlWebhookDeliveries(db.raw));
+  provide(container, TOKENS.notificationStore, [TOKENS.database], (db) => new SqlNotificationStore(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
   provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).

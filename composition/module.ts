@@ -4,6 +4,7 @@ import type { Handler, RequestContext } from '../adapters/http/request-context.j
 import type { Routes } from '../domain/routing/routes.js';
 import type { EventClass } from '../ports/event-bus.js';
 import type { Config } from './config.js';
+import type { RegisteredJob } from './jobs.js';
 import type { AppServices } from './services.js';
 
 /** A seeder fills the database with data for development or a demo (`db:seed`). */
@@ -25,6 +26,8 @@ export interface Module {
   readonly migrations?: string;
   commands?(services: () => Promise<AppServices>): CliCommand[];
   readonly seeders?: readonly Seeder[];
+  /** The module's queued jobs (`defineJob`), registered with the app as `app.job` does. */
+  readonly jobs?: readonly RegisteredJob[];
   /**
    * Runs once, when the app registers the module: it may find modules registered before it
    * (OAuth adds its card to Auth's account page), share values with every view, and listen to

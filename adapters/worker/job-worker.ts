@@ -1,0 +1,216 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { decideAfterFailure } from '../../domain/queue/retry.js';
+import type { Clock } from '../../ports/clock.js';
+import type { ClaimedJob, JobQueue, NewJob } from '../../ports/job-queue.js';
+import type { Logger } from '../../ports/logger.js';
+
+/** What a handler learns about the job it runs. */
+export interface RunningJob {
+  readonly id: string;
+  readonly name: string;
+  readonly queue: string;
+  /** 1 on the first attempt. */
+  readonly attempt: number;
+  readonly tries: number;
+  /** Aborted when the job's timeout passes or the worker is stopped hard. */
+  readonly signal: AbortSignal;
+}
+
+/** Runs the job of one name; throwing fails the attempt. */
+export type JobHandler = (payload: unknown, job: RunningJob) => Promise<void>;
+
+/** An error a handler throws for a job that can never succeed: failed at once, without retries. */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface WorkerOptions {
+  /** Queues in priority order: a job of the first is always taken before one of the second. */
+  readonly queues: readonly string[];
+  /** Jobs run at once in this process. */
+  readonly concurrency: number;
+  /** Stop once no job is available instead of waiting for more (`--once`). */
+  readonly once?: boolean;
+  /** How long an idle worker waits before asking again (default 1000 ms). */
+  readonly pollMs?: number;
+  /** The longest wait between attempts to reach a queue that failed (default 30 s). */
+  readonly maxOutageWaitMs?: number;
+}
+
+export interface WorkerDeps {
+  readonly queue: JobQueue;
+  readonly handler: (name: string) => JobHandler | undefined;
+  readonly clock: Clock;
+  /** A number in [0, 1) for the backoff's jitter. */
+  readonly random: () => number;
+  readonly logger: Logger;
+}
+
+/** At most this much of an error (message and stack) is kept with a failed job. */
+const MAX_ERROR_LENGTH = 16_000;
+
+/**
+ * The worker: a driving adapter, like the HTTP server and the command line. `concurrency`
+ * loops each claim a job from the first of `queues` that has one, run its handler within its
+ * timeout, and tell the queue how it went. A queue that cannot be reached (a database that went
+ * away) is logged and asked again after a growing wait; a job whose outcome could not be
+ * recorded stays leased and comes back after its lease, so none is marked done that did not finish.
+ */
+export class JobWorker {
+  private stopping = false;
+  private readonly wake = new AbortController();
+  private running: Promise<void> | null = null;
+  /** Jobs finished (completed or failed for good) and attempts retried, by this worker. */
+  readonly stats = { completed: 0, retried: 0, failed: 0 };
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    private readonly options: WorkerOptions,
+  ) {
+    if (options.queues.length === 0) throw new TypeError('A worker needs at least one queue');
+    if (!Number.isSafeInteger(options.concurrency) || options.concurrency < 1) throw new TypeError(`--workers must be a whole number ≥ 1, got ${options.concurrency}`);
+  }
+
+  get queues(): readonly string[] {
+    return this.options.queues;
+  }
+
+  /** Runs until `stop()` (or, with `once`, until no job is available); resolves when every loop has ended. */
+  run(): Promise<void> {
+    this.running ??= Promise.all(Array.from({ length: this.options.concurrency }, () => this.loop())).then(() => undefined);
+    return this.running;
+  }
+
+  /** Takes no new job, lets the running ones finish, and resolves once they have. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake.abort();
+    await this.running;
+  }
+
+  /**
+   * QUEUE_CONNECTION=sync: runs a dispatched job here and now, once, within its timeout, and
+   * rejects with what its handler threw (no queue, no retry, no delay).
+   */
+  async runNow(job: NewJob): Promise<void> {
+    const now = this.deps.clock.now();
+    const { name, queue, payload, tries, backoff, timeoutMs } = job;
+    const outcome = await this.execute({ id: 'sync', name, queue, payload, tries, backoff, timeoutMs, attempts: 1, availableAt: now, leasedUntil: now, lease: 'sync' });
+    if (outcome !== null) throw outcome instanceof Error ? outcome : new Error(describe(outcome));
+  }
+
+  private async loop(): Promise<void> {
+    let outage = 0;
+    while (!this.stopping) {
+      let job: ClaimedJob | null;
+      try {
+        job = await this.deps.queue.claim(this.options.queues, this.deps.clock.now());
+        if (outage > 0) this.deps.logger.info('the queue is reachable again; the worker resumes', { driver: this.deps.queue.driver });
+        outage = 0;
+      } catch (error) {
+        outage++;
+        const waitMs = Math.min(this.options.maxOutageWaitMs ?? 30_000, 250 * 2 ** Math.min(outage, 10));
+        this.deps.logger.error('the queue cannot be reached; the worker waits and tries again', { driver: this.deps.queue.driver, error: describe(error), retryInMs: waitMs });
+        await this.pause(waitMs);
+        continue;
+      }
+      if (job === null) {
+        if (this.options.once === true) return;
+        await this.pause(this.options.pollMs ?? 1000);
+        continue;
+      }
+      await this.process(job);
+    }
+  }
+
+  private async process(job: ClaimedJob): Promise<void> {
+    const outcome = await this.execute(job);
+    try {
+      if (outcome === null) {
+        if (await this.deps.queue.complete(job)) this.stats.completed++;
+        return;
+      }
+      const decision = decideAfterFailure({
+        attempts: job.attempts,
+        tries: job.tries,
+        backoff: job.backoff,
+        retryable: !(outcome instanceof PermanentJobError),
+        now: this.deps.clock.now(),
+        random: this.deps.random(),
+      });
+      if (decision.kind === 'retry') {
+        await this.deps.queue.retryLater(job, decision.at);
+        this.stats.retried++;
+        this.deps.logger.warn('a job failed and will be retried', { job: job.name, id: job.id, attempt: job.attempts, tries: job.tries, retryInMs: decision.delayMs, error: describe(outcome) });
+      } else {
+        await this.deps.queue.fail(job, errorText(outcome), this.deps.clock.now());
+        this.stats.failed++;
+        this.deps.logger.error('a job failed for good', { job: job.name, id: job.id, attempts: job.attempts, reason: decision.reason, error: describe(outcome) });
+      }
+    } catch (error) {
+      // The outcome is lost with the connection: the job stays leased and comes back after its
+      // lease (at least once), rather than being marked done without certainty.
+      this.deps.logger.error("a job's outcome could not be recorded; it runs again after its lease", { job: job.name, id: job.id, error: describe(error) });
+    }
+  }
+
+  /** Null when the handler succeeded, else what it threw (or why it could not run). */
+  private async execute(job: ClaimedJob): Promise<unknown> {
+    const handler = this.deps.handler(job.name);
+    if (handler === undefined) return new PermanentJobError(`No job named "${job.name}" is registered with this app (app.job(…))`);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(job.payload);
+    } catch (error) {
+      return new PermanentJobError(`The payload of job ${job.id} is not JSON`, { cause: error });
+    }
+    const timeout = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new Error(`The job "${job.name}" timed out after ${job.timeoutMs} ms`);
+        // Rejected first: a handler that ends as soon as it is aborted still counts as timed out.
+        reject(error);
+        timeout.abort(error);
+      }, job.timeoutMs);
+    });
+    try {
+      const info: RunningJob = { id: job.id, name: job.name, queue: job.queue, attempt: job.attempts, tries: job.tries, signal: timeout.signal };
+      await Promise.race([handler(payload, info), timedOut]);
+      return null;
+    } catch (error) {
+      return error ?? new Error('The job threw nothing');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async pause(ms: number): Promise<void> {
+    if (this.stopping) return;
+    await sleep(ms, undefined, { signal: this.wake.signal }).catch(() => undefined);
+  }
+}
+
+/** The error as a log line's field: its class and message, no stack. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  if (typeof error === 'string') return error;
+  return JSON.stringify(error) ?? typeof error;
+}
+
+/**
+ * The error as a failed job keeps it: the stack (which starts with the class and message), and
+ * the causes' after it. Only the error's own text: no payload, no environment.
+ */
+export function errorText(error: unknown): string {
+  const parts: string[] = [];
+  for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    parts.push(current instanceof Error ? (current.stack ?? `${current.name}: ${current.message}`) : describe(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  const text = parts.join('\nCaused by: ');
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}\n… (cut)` : text;
+}

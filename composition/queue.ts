@@ -1,0 +1,65 @@
+import type { Container } from 'inversify';
+import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
+import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
+import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
+import { JobWorker } from '../adapters/worker/job-worker.js';
+import type { JobHandler, WorkerOptions } from '../adapters/worker/job-worker.js';
+import { JobDispatcher } from '../application/queue/job-dispatcher.js';
+import { fractionOf } from '../domain/queue/backoff.js';
+import { DEFAULT_QUEUE } from '../domain/queue/job-options.js';
+import type { JobQueue } from '../ports/job-queue.js';
+import { provide } from './container.js';
+import type { RegisteredJob } from './jobs.js';
+import type { AppServices } from './services.js';
+import { TOKENS, id } from './tokens.js';
+
+/** The jobs an app registered (`app.job(…)`, modules' `jobs`), by name. */
+export type JobRegistry = ReadonlyMap<string, RegisteredJob>;
+
+/** The queue QUEUE_CONNECTION names, and the transactions `jobs.transaction` opens. */
+export function bindQueue(container: Container): void {
+  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database], (config, db): JobQueue => {
+    switch (config.queue.connection) {
+      case 'database':
+        return new SqlJobQueue(db.raw);
+      case 'sync':
+        // Nothing waits with sync: dispatch runs the job. The empty queue keeps queue:failed & co. answering.
+        return new MemoryJobQueue();
+      case 'redis':
+        throw new Error('QUEUE_CONNECTION=redis is not available yet in this version; use database or sync');
+    }
+  });
+  container.onDeactivation(id(TOKENS.jobQueue), (queue) => queue.close());
+  provide(container, TOKENS.transactions, [TOKENS.database], (db) => new SqlTransactions(db.raw));
+}
+
+/** The dispatcher (`services.get(TOKENS.jobs)`), once the app's jobs are known. */
+export function bindDispatcher(container: Container, services: () => AppServices, registry: JobRegistry, provided: ReadonlyMap<symbol, unknown>): void {
+  provide(container, TOKENS.jobs, [TOKENS.config, TOKENS.jobQueue, TOKENS.clock, TOKENS.transactions], (config, queue, clock, transactions) => {
+    if (config.queue.connection !== 'sync') return new JobDispatcher(queue, clock, transactions);
+    const inline = createWorker(services(), registry, provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
+    return new JobDispatcher(queue, clock, transactions, (job) => inline.runNow(job));
+  });
+}
+
+/** A worker over the app's queue and jobs (`queue:work`, `serve`). */
+export function createWorker(services: AppServices, registry: JobRegistry, provided: ReadonlyMap<symbol, unknown>, options: WorkerOptions): JobWorker {
+  const handlers = new Map<string, JobHandler>();
+  for (const [name, definition] of registry) handlers.set(name, definition.handler(services, provided));
+  const random = services.get(TOKENS.random);
+  return new JobWorker(
+    {
+      queue: services.get(TOKENS.jobQueue),
+      handler: (name) => handlers.get(name),
+      clock: services.get(TOKENS.clock),
+      random: () => fractionOf(random.bytes(4)),
+      logger: services.get(TOKENS.logger),
+    },
+    options,
+  );
+}
+
+/** Every queue the app's jobs name, `default` first: what `serve` and a bare `queue:work` work on. */
+export function registeredQueues(registry: JobRegistry): string[] {
+  return [...new Set([DEFAULT_QUEUE, ...[...registry.values()].map((definition) => definition.options.queue)])];
+}

@@ -1,0 +1,93 @@
+import type { Backoff } from '../domain/queue/backoff.js';
+import type { JobState } from '../domain/queue/job-state.js';
+
+/** A job as it is handed to a queue: its options and its payload as JSON text. */
+export interface NewJob {
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: string;
+  readonly tries: number;
+  readonly backoff: Backoff;
+  readonly timeoutMs: number;
+  /** Not before this time (`dispatch(job).delay(…)`). */
+  readonly availableAt: Date;
+  /** While a job with this key is waiting, running or failed, another with the same key is not added. */
+  readonly idempotencyKey: string | null;
+}
+
+export type EnqueueResult = { readonly kind: 'queued'; readonly id: string } | { readonly kind: 'duplicate'; readonly id: string };
+
+/** A job a worker holds: its lease ends at `leasedUntil` unless it finishes first. */
+export interface ClaimedJob {
+  readonly id: string;
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: string;
+  /** Attempts made, this one included. */
+  readonly attempts: number;
+  readonly tries: number;
+  readonly backoff: Backoff;
+  readonly timeoutMs: number;
+  readonly availableAt: Date;
+  readonly leasedUntil: Date;
+  /** Proves the holder: a worker whose lease expired and was taken over cannot finish the job. */
+  readonly lease: string;
+}
+
+export interface FailedJob {
+  readonly id: string;
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: string;
+  readonly attempts: number;
+  /** The error's class and message, then its stack (`Error: boom\n    at …`). */
+  readonly error: string;
+  readonly failedAt: Date;
+}
+
+export interface QueueCount {
+  readonly queue: string;
+  readonly state: JobState;
+  readonly count: number;
+}
+
+/**
+ * A statement inside a database transaction the app opened (`jobs.transaction(…)`): a driver
+ * that stores jobs in that database writes them on it, so they exist only if it commits.
+ */
+export interface TransactionStatements {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly (string | number | boolean | null | Date)[]): Promise<Row[]>;
+}
+
+/**
+ * Where jobs wait for a worker (`QUEUE_CONNECTION`). Times come from the caller's Clock. A
+ * job a worker claimed is leased to it: `complete`, `retryLater` and `fail` with a stale lease
+ * change nothing and answer false (another worker took the job over after the lease ended).
+ */
+export interface JobQueue {
+  /** The driver's name: `database`, `redis`, `memory`. */
+  readonly driver: string;
+  enqueue(job: NewJob, now: Date): Promise<EnqueueResult>;
+  /**
+   * Writes the job inside the caller's transaction when the driver keeps jobs in the app's
+   * database; absent otherwise (the dispatcher then sends it after the commit).
+   */
+  enqueueWithin?(statements: TransactionStatements, job: NewJob, now: Date): Promise<EnqueueResult>;
+  /** The next available job of the first queue (in the order given) that has one, leased until its timeout. */
+  claim(queues: readonly string[], now: Date): Promise<ClaimedJob | null>;
+  complete(job: ClaimedJob): Promise<boolean>;
+  /** Back to waiting until `at`, keeping its attempts. */
+  retryLater(job: ClaimedJob, at: Date): Promise<boolean>;
+  /** Kept as failed with `error` (already free of secrets). */
+  fail(job: ClaimedJob, error: string, now: Date): Promise<boolean>;
+  failed(): Promise<FailedJob[]>;
+  /** Failed jobs back to waiting with their attempts reset; answers how many. */
+  retryFailed(which: 'all' | { readonly id: string }, now: Date): Promise<number>;
+  forgetFailed(id: string): Promise<boolean>;
+  flushFailed(): Promise<number>;
+  /** Deletes failed jobs that failed at or before `before`. */
+  pruneFailed(before: Date): Promise<number>;
+  /** Jobs per queue and state (states with no job are left out). */
+  counts(now: Date): Promise<QueueCount[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe } from 'vitest';
+import { MemoryJobQueue } from '../../adapters/queue/memory-job-queue.js';
+import { SqlJobQueue } from '../../adapters/queue/sql-job-queue.js';
+import { openDatabase } from '../../adapters/persistence/mikro-orm/database.js';
+import type { Database } from '../../adapters/persistence/mikro-orm/database.js';
+import { FRAMEWORK_ROOT } from '../../composition/app.js';
+import { parseConfig } from '../../composition/config.js';
+import { TEST_APP_KEY, useEngines } from '../support/databases.js';
+import { useMigratedDatabase } from '../support/migrated-database.js';
+import { jobQueueContract } from './job-queue.contract.js';
+import type { QueueTime } from './job-queue.contract.js';
+
+/** Time that moves only when told, at once. */
+function movingTime(): QueueTime {
+  let now = new Date('2026-11-24T10:00:00.000Z').getTime();
+  return {
+    now: () => new Date(now),
+    pass: (milliseconds) => {
+      now += milliseconds;
+      return Promise.resolve();
+    },
+  };
+}
+
+jobQueueContract('memory', () => Promise.resolve({ queue: new MemoryJobQueue(), time: movingTime() }));
+
+for (const engine of useEngines()) {
+  describe.skipIf(!engine.available)(engine.name, () => {
+    const db = useMigratedDatabase(engine);
+    // A second pool on the same database: what a second worker process has.
+    let second: Database | null = null;
+    beforeAll(async () => {
+      second = await openDatabase(parseConfig({ APP_KEY: TEST_APP_KEY, DATABASE_URL: engine.url() }, FRAMEWORK_ROOT).database);
+    });
+    afterAll(async () => {
+      await second?.close();
+    });
+    jobQueueContract(`database on ${engine.name}`, async () => {
+      await db().raw.session((sql) => sql.exec('DELETE FROM jobs'));
+      if (second === null) throw new Error('the second pool is opened in beforeAll');
+      return { queue: new SqlJobQueue(db().raw), sibling: new SqlJobQueue(second.raw), time: movingTime() };
+    });
+  });
+}
