@@ -14,6 +14,7 @@ export interface ClassNames {
 export function classNames(name: string, what: string): ClassNames {
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/u.test(name)) throw new UsageError(`The ${what} name must start with a letter and hold letters, digits, - and _ (e.g. OrderLine)`);
   const words = name
+    .replace(/([A-Z]+)([A-Z][a-z])/gu, '$1 $2')
     .replace(/([a-z0-9])([A-Z])/gu, '$1 $2')
     .split(/[\s_-]+/u)
     .filter((word) => word !== '')
