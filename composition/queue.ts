@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import { BullMqJobQueue } from '../adapters/queue/bullmq-job-queue.js';
 import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
 import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
@@ -18,7 +19,7 @@ export type JobRegistry = ReadonlyMap<string, RegisteredJob>;
 
 /** The queue QUEUE_CONNECTION names, and the transactions `jobs.transaction` opens. */
 export function bindQueue(container: Container): void {
-  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database], (config, db): JobQueue => {
+  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database, TOKENS.logger], (config, db, logger): JobQueue => {
     switch (config.queue.connection) {
       case 'database':
         return new SqlJobQueue(db.raw);
@@ -26,7 +27,11 @@ export function bindQueue(container: Container): void {
         // Nothing waits with sync: dispatch runs the job. The empty queue keeps queue:failed & co. answering.
         return new MemoryJobQueue();
       case 'redis':
-        throw new Error('QUEUE_CONNECTION=redis is not available yet in this version; use database or sync');
+        return new BullMqJobQueue({
+          url: config.redis.url.reveal(),
+          prefix: config.queue.prefix,
+          onError: (error) => logger.error('Redis (QUEUE_CONNECTION=redis) is unreachable; dispatch and workers wait for it', { error: error.message }),
+        });
     }
   });
   container.onDeactivation(id(TOKENS.jobQueue), (queue) => queue.close());

@@ -1,4 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { BullMqJobQueue } from '../../adapters/queue/bullmq-job-queue.js';
+import { deleteRedisKeys, redisAvailable, redisTestPrefix, redisUrl } from '../support/redis-server.js';
 import { MemoryJobQueue } from '../../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../../adapters/queue/sql-job-queue.js';
 import { openDatabase } from '../../adapters/persistence/mikro-orm/database.js';
@@ -42,3 +45,25 @@ for (const engine of useEngines()) {
     });
   });
 }
+
+describe.skipIf(!(await redisAvailable()))('redis', () => {
+  const opened: BullMqJobQueue[] = [];
+  let run = 0;
+  afterAll(async () => {
+    await Promise.all(opened.map((queue) => queue.close()));
+    await deleteRedisKeys(redisTestPrefix);
+  });
+  // BullMQ keeps time by the real clock: the contract's time really waits.
+  const realTime: QueueTime = { now: () => new Date(), pass: (milliseconds) => sleep(milliseconds) };
+  jobQueueContract('redis (BullMQ)', () => {
+    // A prefix per test: each starts from an empty queue.
+    const prefix = `${redisTestPrefix}q${++run}`;
+    const make = () => {
+      const queue = new BullMqJobQueue({ url: redisUrl, prefix, graceMs: 100, stalledIntervalMs: 150 });
+      opened.push(queue);
+      return queue;
+    };
+    // A dead worker's job returns within two stalled checks after its lock ends.
+    return Promise.resolve({ queue: make(), sibling: make(), time: realTime, graceMs: 100 + 3 * 150 });
+  });
+});

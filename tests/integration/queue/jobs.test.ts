@@ -7,6 +7,7 @@ import { TestApp } from '../../../composition/testing.js';
 import { Backoffs } from '../../../domain/queue/backoff.js';
 import { useEngines } from '../../support/databases.js';
 import { useOwnDatabase } from '../../support/databases.js';
+import { deleteRedisKeys, redisAvailable, redisTestPrefix, redisUrl } from '../../support/redis-server.js';
 
 /** What the jobs of these tests did, in order. */
 const seen: string[] = [];
@@ -208,3 +209,30 @@ describe('QUEUE_CONNECTION=sync', () => {
   });
 });
 
+
+describe.skipIf(!(await redisAvailable()))('QUEUE_CONNECTION=redis', () => {
+  const prefix = `${redisTestPrefix}jobs`;
+  const app = queueApp(() => ({ QUEUE_CONNECTION: 'redis', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix }));
+  afterAll(async () => {
+    await deleteRedisKeys(prefix);
+  });
+
+  it('runs dispatched jobs, keeps the failed ones for the commands, and sends a transaction\'s jobs after its commit', async () => {
+    seen.length = 0;
+    const jobs = (await app().app.services()).get(TOKENS.jobs);
+    expect(await jobs.dispatch(Record.with({ n: 1 }))).toMatchObject({ kind: 'queued' });
+    await jobs.dispatch(Urgent.with({ n: 2 }));
+    await jobs.transaction(async (tx) => {
+      expect(await tx.dispatch(Record.with({ n: 3 }))).toEqual({ kind: 'after-commit' });
+    });
+    await jobs.dispatch(Flaky.with({ label: 'r' }));
+    const outcome = await app().call('queue:work', ['--once', '--queue', 'high,default']);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(seen).toEqual(['urgent 2', 'hello 1', 'hello 3', 'flaky r attempt 1', 'flaky r attempt 2']);
+    const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { id: string; error: string }[];
+    expect(failed?.error).toMatch(/^Error: boom r\n\s+at /u);
+    expect((await app().call('queue:retry', [failed!.id])).stdout).toBe(`Failed job ${failed!.id} queued again.`);
+    await app().call('queue:work', ['--once']);
+    expect((await app().call('queue:flush')).stdout).toBe('Deleted 1 failed job.');
+  });
+});
