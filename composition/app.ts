@@ -21,6 +21,7 @@ import { buildRouteTable } from '../domain/routing/route-table.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import type { Environment } from 'nunjucks';
 import { buildHttpServer } from './http.js';
+import { AfterResponseWork } from '../adapters/http/after-response.js';
 import { createViewRenderer } from './views.js';
 import { authLinks } from './auth-links.js';
 import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
@@ -74,6 +75,8 @@ export interface AppOptions {
 export interface RunningApp {
   readonly url: string;
   readonly services: AppServices;
+  /** Resolves once the work requests left for after their answers (`ctx.afterResponse`) is done. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -308,6 +311,7 @@ export class App {
     const logger = services.get(TOKENS.logger);
     const migrated = await services.get(TOKENS.migrator).migrate();
     if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
+    const afterResponse = new AfterResponseWork();
     const server = await buildHttpServer(services, {
       root: this.root,
       frameworkRoot: FRAMEWORK_ROOT,
@@ -318,6 +322,7 @@ export class App {
       xsrfCookie: this.sendXsrfCookie,
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
+      afterResponse,
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
@@ -325,8 +330,11 @@ export class App {
     return {
       url: server.info.uri,
       services,
+      settled: () => afterResponse.settled(),
       stop: async () => {
         await server.stop({ timeout: 10_000 });
+        // Mails and other work the last requests left for after their answers are not lost.
+        await afterResponse.settled();
         // Takes no new job and lets the running ones finish before the database closes.
         await worker?.stop();
         await this.close();

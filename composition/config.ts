@@ -6,6 +6,7 @@ import { Secret } from '../domain/shared/secret.js';
 import type { LogLevel } from '../ports/logger.js';
 import { readEnvFile } from './env-file.js';
 import type { EnvValues } from './env-file.js';
+import { DEFAULT_BODY_MAX_DEPTH } from '../domain/security/body-depth.js';
 
 /** The whole typed configuration, read once at start from `.env` and the environment. */
 export interface Config {
@@ -24,7 +25,7 @@ export interface Config {
   log: { level: LogLevel | 'silent' };
   database: { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: Secret };
   session: { driver: 'cookie' | 'database'; lifetimeMinutes: number; rememberLifetimeMinutes: number };
-  http: { uploadMaxBytes: number; requestTimeoutMs: number; trustedProxies: string[]; trustedHosts: string[] };
+  http: { uploadMaxBytes: number; bodyMaxDepth: number; requestTimeoutMs: number; trustedProxies: string[]; trustedHosts: string[] };
   cache: { store: 'memory' | 'database' | 'redis' };
   mail: { url: Secret; from: string };
   redis: { url: Secret };
@@ -234,6 +235,7 @@ function schema(root: string) {
     SESSION_LIFETIME: defaulted(setting('SESSION_LIFETIME', durationSetting('m', 60)), '120'),
     REMEMBER_LIFETIME: defaulted(setting('REMEMBER_LIFETIME', durationSetting('m', 60)), '30d'),
     UPLOAD_MAX_SIZE: defaulted(setting('UPLOAD_MAX_SIZE', sizeSetting), '10MB'),
+    BODY_MAX_DEPTH: defaulted(setting('BODY_MAX_DEPTH', integerSetting(1, 512)), String(DEFAULT_BODY_MAX_DEPTH)),
     REQUEST_TIMEOUT: defaulted(setting('REQUEST_TIMEOUT', durationSetting('s', 1)), '30'),
     TRUSTED_PROXIES: defaulted(setting('TRUSTED_PROXIES', trustedProxiesSetting), ''),
     TRUSTED_HOSTS: defaulted(setting('TRUSTED_HOSTS', trustedHostsSetting), ''),
@@ -283,6 +285,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
     },
     http: {
       uploadMaxBytes: v.UPLOAD_MAX_SIZE,
+      bodyMaxDepth: v.BODY_MAX_DEPTH,
       requestTimeoutMs: v.REQUEST_TIMEOUT * 1000,
       trustedProxies: v.TRUSTED_PROXIES,
       trustedHosts: v.TRUSTED_HOSTS,

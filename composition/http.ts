@@ -15,6 +15,7 @@ import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
 import { FrameworkError } from '../domain/shared/errors.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import type { AfterResponseWork } from '../adapters/http/after-response.js';
 
 /** What the App contributes to its HTTP kernel besides configuration and services. */
 export interface HttpParts {
@@ -28,6 +29,7 @@ export interface HttpParts {
   xsrfCookie: boolean;
   rateLimiters: ReadonlyMap<string, LimiterRule>;
   webhooks: ReadonlyMap<string, WebhookVerifier>;
+  afterResponse: AfterResponseWork;
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
@@ -93,6 +95,8 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
+    bodyMaxDepth: config.http.bodyMaxDepth,
+    afterResponse: parts.afterResponse,
     requestTimeoutMs: config.http.requestTimeoutMs,
     trustedProxies: parseTrustedProxies(config.http.trustedProxies),
     trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),

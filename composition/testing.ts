@@ -144,7 +144,12 @@ export class TestServer {
   }
 
   client(): TestClient {
-    return new TestClient(this.running.url);
+    return new TestClient(this.running.url, () => this.running.settled());
+  }
+
+  /** Resolves once the work requests left for after their answers (a mail) is done. */
+  settled(): Promise<void> {
+    return this.running.settled();
   }
 
   stop(): Promise<void> {
@@ -160,7 +165,14 @@ export class TestClient {
   /** The last page fetched with GET: a browser sends it as `Referer` with a form it submits. */
   lastPage: string | null = null;
 
-  constructor(private readonly base: string) {}
+  /**
+   * `settle` is waited for after each answer: the work the request left for after its answer
+   * (a mail) is done when the call returns, so a test reads what its request caused.
+   */
+  constructor(
+    private readonly base: string,
+    private readonly settle: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   get(path: string, options: RequestOptions = {}): Promise<TestResponse> {
     return this.request('GET', path, options);
@@ -194,6 +206,7 @@ export class TestClient {
     // node:http rather than fetch: fetch drops a Host header, and tests of domains need one.
     const target = new URL(path, this.base);
     const response = await send(target, method, headers, body);
+    await this.settle();
     if (method.toUpperCase() === 'GET' && (response.headers.get('content-type') ?? '').startsWith('text/html')) this.lastPage = target.href;
     for (const line of response.headers.getSetCookie()) this.remember(line);
     const token = /<meta name="csrf-token" content="([^"]+)"|name="_token" value="([^"]+)"/u.exec(response.text);

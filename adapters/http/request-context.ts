@@ -137,6 +137,11 @@ export interface RequestContext {
   requireValidSignature(): void;
   /** Whether any URL (absolute or a path) is a valid signed link of this app. */
   verifySignedUrl(url: string): boolean;
+  /**
+   * Work to run once the answer is written, in the order given: a mail the visitor should not
+   * wait for, nor be able to time. A failure is logged; the server's stop waits for the work.
+   */
+  afterResponse(task: () => Promise<void>): void;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;

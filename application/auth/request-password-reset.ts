@@ -22,7 +22,7 @@ export class RequestPasswordReset {
     const user = await this.users.findByEmail(email);
     if (user === null) return;
     const token = resetTokenFrom(this.random.bytes(RESET_TOKEN_BYTES));
-    await this.tokens.put(user.id, resetTokenHash(token), this.clock.now());
+    await this.tokens.put(user.id, resetTokenHash(token, user), this.clock.now());
     await this.mail.sendPasswordReset(user, token);
   }
 }

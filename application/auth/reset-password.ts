@@ -17,6 +17,8 @@ export type ResetPasswordResult =
 /**
  * Sets a new password from a reset link: the token must be the user's, unused and under an
  * hour old, and is used up by the attempt. Every session of the user ends (the epoch goes up).
+ * The token is hashed together with the user's current address and password hash, so a link
+ * made before either changed no longer matches (`resetTokenHash`).
  */
 export class ResetPassword {
   constructor(
@@ -32,8 +34,10 @@ export class ResetPassword {
     if (check.kind === 'unacceptable') return { kind: 'invalid-password', reason: check.reason };
     if (!isResetToken(input.token)) return { kind: 'invalid-token' };
     const user = await this.users.findByEmail(input.email);
+    // An unknown address runs the same statement as a known one with a wrong token (no user has
+    // id 0), so the answer's timing does not tell which addresses have accounts.
+    const createdAt = await this.tokens.consume(user?.id ?? 0, resetTokenHash(input.token, user ?? { email: input.email, passwordHash: null }));
     if (user === null) return { kind: 'invalid-token' };
-    const createdAt = await this.tokens.consume(user.id, resetTokenHash(input.token));
     const now = this.clock.now();
     if (createdAt === null || !resetTokenAlive(createdAt, now)) return { kind: 'invalid-token' };
 

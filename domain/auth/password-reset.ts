@@ -17,9 +17,27 @@ export function isResetToken(value: string): boolean {
   return TOKEN.test(value);
 }
 
-/** What is stored: the SHA-256 of the token, so a leaked table resets nobody's password. */
-export function resetTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+/** What a reset token is tied to: the user's credentials at the moment the link was made. */
+export interface ResetTokenOwner {
+  readonly email: string;
+  readonly passwordHash: string | null;
+}
+
+/**
+ * What is stored: the SHA-256 of the token together with the owner's address and password hash,
+ * so a leaked table resets nobody's password, and a link stops working the moment either
+ * changes, by whatever path (the account page, a first password, `fwx user:password`, a completed
+ * reset, an address change): the token no longer hashes to what was stored. Password hashes carry
+ * a fresh salt, so setting the same password again still ends old links.
+ */
+export function resetTokenHash(token: string, owner: ResetTokenOwner): string {
+  return createHash('sha256')
+    .update(token, 'utf8')
+    .update('\0', 'utf8')
+    .update(owner.email, 'utf8')
+    .update('\0', 'utf8')
+    .update(owner.passwordHash ?? '', 'utf8')
+    .digest('hex');
 }
 
 /** Whether a token made at `createdAt` still works at `now`: for 60 minutes, the last one included. */

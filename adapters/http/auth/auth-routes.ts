@@ -80,8 +80,11 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
 
   const sendReset: Handler = async (ctx) => {
     const form = await ctx.valid(forgotPasswordForm);
-    await services(ctx).requestPasswordReset.execute(form.email);
-    // The same answer whether or not the address has an account.
+    // The lookup, the new token and the mail all run after the answer is written, so neither
+    // its text nor its timing tells whether the address has an account (a mailer's round trip
+    // would otherwise show).
+    const requestReset = services(ctx).requestPasswordReset;
+    ctx.afterResponse(() => requestReset.execute(form.email));
     ctx.session.flash('status', MESSAGES.resetLinkSent);
     return Redirect.back();
   };

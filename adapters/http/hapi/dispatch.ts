@@ -1,4 +1,7 @@
 import { badRequest } from '@hapi/boom';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
+import { stateOf } from './request-state.js';
+import type { AfterResponseWork } from '../after-response.js';
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import type { RouteTable } from '../../../domain/routing/route-table.js';
 import { matchRoute } from '../../../domain/routing/match.js';
@@ -35,6 +38,8 @@ export interface DispatchOptions {
   send: SendOptions;
   /** Where listeners of the events a handler publishes read the client's address and the request id. */
   origin: AsyncRequestOrigin;
+  /** Runs what handlers leave for after their answers (`ctx.afterResponse`). */
+  afterResponse: AfterResponseWork;
 }
 
 function noRoute(path: string): MatchedRoute {
@@ -54,6 +59,12 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
   const { frameworkStages, appLayers } = options;
   return async (request: Request, h: ResponseToolkit) => {
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
+    // Before anything reads the body (the method override, old input, validation, handlers):
+    // whatever walks it afterwards can rely on it being shallow.
+    if (!bodyDepthWithin(request.payload, options.shared.bodyMaxDepth)) {
+      stateOf(request).log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.shared.bodyMaxDepth });
+      throw badRequest(BODY_TOO_DEEP);
+    }
     // The path of the request target as sent (hapi's `request.path`), never `request.url`,
     // which hapi builds from the Host header: a Host like `a/admin?` would move the path.
     const path = request.path;
@@ -131,7 +142,13 @@ export function dispatcher(options: DispatchOptions): Lifecycle.Method {
     }
     if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
     const context = ctx;
-    const reply = await options.origin.run({ ipAddress: ctx.ip ?? '', requestId: ctx.requestId }, () => runOnion(context, layers, handler));
+    const origin = { ipAddress: ctx.ip ?? '', requestId: ctx.requestId };
+    const reply = await options.origin.run(origin, () => runOnion(context, layers, handler));
+    options.afterResponse.schedule(context.afterResponseTasks, {
+      answered: new Promise((resolve) => request.raw.res.once('close', () => resolve())),
+      log: context.log,
+      scope: (run) => options.origin.run(origin, run),
+    });
     return sendReply(h, ctx.etag ? withEtag(ctx, reply) : reply, options.send);
   };
 }

@@ -42,6 +42,7 @@ import { viewsStage } from './stages/views.js';
 import { viewGlobals } from './view-globals.js';
 import type { AsyncRequestOrigin } from '../async-request-origin.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
+import type { AfterResponseWork } from '../after-response.js';
 
 export interface HttpKernelOptions {
   host: string;
@@ -50,6 +51,10 @@ export interface HttpKernelOptions {
   /** APP_DEBUG on with APP_ENV=local: error pages show the request, the error and the template line. */
   debugPages: boolean;
   uploadMaxBytes: number;
+  /** BODY_MAX_DEPTH: arrays and objects nested deeper in a body are refused with a 400. */
+  bodyMaxDepth: number;
+  /** Runs what handlers leave for after their answers; the app's stop waits for it. */
+  afterResponse: AfterResponseWork;
   requestTimeoutMs: number;
   trustedProxies: TrustedProxies;
   /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
@@ -151,13 +156,14 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const dispatch = dispatcher({
     table: options.table,
-    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
+    shared: { bodyMaxDepth: options.bodyMaxDepth, table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
     publicFiles,
     frameworkStages,
     appLayers: options.appLayers,
     routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     send: { sealer, https },
     origin: options.origin,
+    afterResponse: options.afterResponse,
   });
   server.route({
     method: '*',

@@ -33,6 +33,8 @@ import type { SessionDriver } from './session/session-driver.js';
 
 /** What every request's context shares: fixed when the kernel starts. */
 export interface ContextShared {
+  /** BODY_MAX_DEPTH, for bodies parsed on demand (webhooks'). */
+  bodyMaxDepth: number;
   table: RouteTable<Handler>;
   appUrl: string;
   locale: string;
@@ -132,7 +134,7 @@ export class KernelContext implements RequestContext {
     };
     this.hx = partialUpdate((name) => headerText(request.headers[name]));
     this.isApiClient = apiClient(request.headers);
-    this.payload = new RequestBody(request);
+    this.payload = new RequestBody(request, shared.bodyMaxDepth);
   }
 
   get query(): Readonly<Record<string, string | string[]>> {
@@ -155,6 +157,13 @@ export class KernelContext implements RequestContext {
 
   get requestId(): string {
     return stateOf(this.request).requestId;
+  }
+
+  /** What `afterResponse` was given, run by the dispatcher once the answer is written. */
+  readonly afterResponseTasks: (() => Promise<void>)[] = [];
+
+  afterResponse(task: () => Promise<void>): void {
+    this.afterResponseTasks.push(task);
   }
 
   get log(): Logger {

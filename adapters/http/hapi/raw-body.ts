@@ -1,5 +1,6 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { Lifecycle, Request, Server } from '@hapi/hapi';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
 import { HttpAbort } from '../http-error.js';
 
 declare module '@hapi/hapi' {
@@ -38,7 +39,10 @@ export function rawBodyRoutes(server: Server, paths: readonly string[], options:
 export class RequestBody {
   private parsed: { value: unknown } | null = null;
 
-  constructor(private readonly request: Request) {}
+  constructor(
+    private readonly request: Request,
+    private readonly maxDepth: number,
+  ) {}
 
   /** The bytes as received, on a raw-body route; null elsewhere. */
   raw(): Buffer | null {
@@ -52,6 +56,7 @@ export class RequestBody {
     if (raw === null) return this.request.payload;
     const type: unknown = this.request.headers['content-type'];
     this.parsed ??= { value: parseBody(raw, typeof type === 'string' ? type : undefined) };
+    if (!bodyDepthWithin(this.parsed.value, this.maxDepth)) throw new HttpAbort(400, BODY_TOO_DEEP);
     return this.parsed.value;
   }
 }

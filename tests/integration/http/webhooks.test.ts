@@ -87,6 +87,14 @@ describe('Routes.webhook', () => {
     expect((await server.client().post('/webhooks/github', signed('{"__proto__": {"admin": true}}'))).status).toBe(400);
   });
 
+  it('refuses a signed body nested deeper than BODY_MAX_DEPTH with 400 when the handler reads it', async () => {
+    const deep = `${'['.repeat(500)}1${']'.repeat(500)}`;
+    const answer = await server.client().post('/webhooks/github', signed(deep));
+    expect(answer.status).toBe(400);
+    expect(answer.text).toContain('The request body is nested too deeply.');
+    expect((await server.client().post('/webhooks/github', signed(`${'['.repeat(32)}1${']'.repeat(32)}`))).status).toBe(200);
+  });
+
   it('checks a gzipped body against its uncompressed bytes, as senders sign it', async () => {
     const payload = JSON.stringify({ zipped: true });
     const answer = await server.client().post('/webhooks/github', {
