@@ -56,6 +56,8 @@ export class TestApp {
       APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
       DATABASE_URL: 'sqlite::memory:',
       LOG_LEVEL: 'silent',
+      // Jobs (the Auth module's mails) run at dispatch, so a test reads their effects at once.
+      QUEUE_CONNECTION: 'sync',
       ...options.environment,
     };
     const appOptions: AppOptions = { environment, envFile: false, logger: new MemoryLogger(this.logs), httpClient: this.http };

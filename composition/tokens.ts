@@ -97,6 +97,8 @@ export const TOKENS = {
   eventBus: token<EventBus>('EventBus'),
   viewRenderer: token<ViewRenderer>('ViewRenderer'),
   authMail: token<AuthMail>('AuthMail'),
+  /** The Auth module's mails sent at once (what the queued `fw.auth-mail` job runs). */
+  authMailNow: token<AuthMail>('AuthMailNow'),
   passwordResetTokens: token<PasswordResetTokens>('PasswordResetTokens'),
   attemptLogin: token<AttemptLogin>('AttemptLogin'),
   registerUser: token<RegisterUser>('RegisterUser'),

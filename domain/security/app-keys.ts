@@ -15,6 +15,8 @@ export interface AppKeys {
   readonly maintenanceBypass: Buffer;
   /** AES-256-GCM key of the TOTP secrets stored in `users.two_factor_secret`. */
   readonly twoFactorEncryption: Buffer;
+  /** AES-256-GCM key of secrets inside queued jobs' payloads (a password reset token on its way to the mailer). */
+  readonly queuedSecrets: Buffer;
 }
 
 const SALT = Buffer.from('fw.app-keys.v1');
@@ -31,5 +33,6 @@ export function deriveAppKeys(appKey: Buffer): AppKeys {
     signedUrls: derive(appKey, 'signed-urls'),
     maintenanceBypass: derive(appKey, 'maintenance-bypass'),
     twoFactorEncryption: derive(appKey, 'two-factor-encryption'),
+    queuedSecrets: derive(appKey, 'queued-secrets'),
   };
 }
