@@ -89,7 +89,7 @@ export function frameworkCommands(app: App): CliCommand[] {
     ...queueCommands({
       async queue() {
         const services = await app.services();
-        return { queue: services.get(TOKENS.jobQueue), clock: services.get(TOKENS.clock) };
+        return { queue: services.get(TOKENS.jobQueue), batches: services.get(TOKENS.jobBatches), clock: services.get(TOKENS.clock) };
       },
       async work(request, announce) {
         const worker = await app.worker({ ...(request.queues === null ? {} : { queues: request.queues }), concurrency: request.workers, once: request.once });

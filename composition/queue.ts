@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { BullMqJobQueue } from '../adapters/queue/bullmq-job-queue.js';
 import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
+import { SqlJobBatches } from '../adapters/queue/sql-job-batches.js';
 import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
 import { JobWorker } from '../adapters/worker/job-worker.js';
 import type { JobHandler, WorkerOptions } from '../adapters/worker/job-worker.js';
@@ -36,15 +37,23 @@ export function bindQueue(container: Container): void {
   });
   container.onDeactivation(id(TOKENS.jobQueue), (queue) => queue.close());
   provide(container, TOKENS.transactions, [TOKENS.database], (db) => new SqlTransactions(db.raw));
+  // Batches count in the app's database whatever the driver: one atomic statement per ended job.
+  provide(container, TOKENS.jobBatches, [TOKENS.database], (db) => new SqlJobBatches(db.raw));
 }
 
 /** The dispatcher (`services.get(TOKENS.jobs)`), once the app's jobs are known. */
 export function bindDispatcher(container: Container, services: () => AppServices, registry: JobRegistry, provided: ReadonlyMap<symbol, unknown>): void {
-  provide(container, TOKENS.jobs, [TOKENS.config, TOKENS.jobQueue, TOKENS.clock, TOKENS.transactions], (config, queue, clock, transactions) => {
-    if (config.queue.connection !== 'sync') return new JobDispatcher(queue, clock, transactions);
-    const inline = createWorker(services(), registry, provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
-    return new JobDispatcher(queue, clock, transactions, (job) => inline.runNow(job));
-  });
+  provide(
+    container,
+    TOKENS.jobs,
+    [TOKENS.config, TOKENS.jobQueue, TOKENS.clock, TOKENS.transactions, TOKENS.jobBatches, TOKENS.random],
+    (config, queue, clock, transactions, store, random) => {
+      const batches = { store, random };
+      if (config.queue.connection !== 'sync') return new JobDispatcher(queue, clock, transactions, null, batches);
+      const inline = createWorker(services(), registry, provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
+      return new JobDispatcher(queue, clock, transactions, (job) => inline.runNow(job), batches);
+    },
+  );
 }
 
 /** A worker over the app's queue and jobs (`queue:work`, `serve`). */
@@ -59,6 +68,7 @@ export function createWorker(services: AppServices, registry: JobRegistry, provi
       clock: services.get(TOKENS.clock),
       random: () => fractionOf(random.bytes(4)),
       logger: services.get(TOKENS.logger),
+      batches: services.get(TOKENS.jobBatches),
     },
     options,
   );

@@ -65,6 +65,7 @@ import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accoun
 import type { RecordActivity } from '../application/audit/record-activity.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Transactions } from '../ports/transactions.js';
+import type { JobBatches } from '../ports/job-batches.js';
 import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
@@ -148,6 +149,7 @@ export const TOKENS = {
   /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
   jobs: token<JobDispatcher>('JobDispatcher'),
   transactions: token<Transactions>('Transactions'),
+  jobBatches: token<JobBatches>('JobBatches'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;

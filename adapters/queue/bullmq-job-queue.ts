@@ -11,6 +11,7 @@ interface JobData {
   tries: number;
   backoff: Backoff;
   timeoutMs: number;
+  batchId?: string | null;
 }
 
 export interface BullMqJobQueueOptions {
@@ -51,7 +52,7 @@ export class BullMqJobQueue implements JobQueue {
   async enqueue(job: NewJob, now: Date): Promise<EnqueueResult> {
     const queue = this.queue(job.queue);
     await this.connection.sadd(this.namesKey(), job.queue);
-    const data: JobData = { payload: job.payload, tries: job.tries, backoff: job.backoff, timeoutMs: job.timeoutMs };
+    const data: JobData = { payload: job.payload, tries: job.tries, backoff: job.backoff, timeoutMs: job.timeoutMs, batchId: job.batchId };
     const jobId = job.idempotencyKey === null ? undefined : `key:${job.idempotencyKey}`;
     if (jobId !== undefined && (await queue.getJob(jobId)) !== undefined) return { kind: 'duplicate', id: this.id(job.queue, jobId) };
     const added = await queue.add(job.name, data, {
@@ -83,6 +84,7 @@ export class BullMqJobQueue implements JobQueue {
         availableAt: new Date(job.timestamp + (job.opts.delay ?? 0)),
         leasedUntil: new Date(Date.now() + leaseMs),
         lease,
+        batchId: job.data.batchId ?? null,
       };
     }
     return null;

@@ -170,7 +170,7 @@ for (const engine of useEngines()) {
 
     it('fails a job nobody registered at once, without retries', async () => {
       const queue = (await app().app.services()).get(TOKENS.jobQueue);
-      await queue.enqueue({ name: 'gone', queue: 'default', payload: '{}', tries: 5, backoff: Backoffs.fixed(0), timeoutMs: 1000, availableAt: new Date(), idempotencyKey: null }, new Date());
+      await queue.enqueue({ name: 'gone', queue: 'default', payload: '{}', tries: 5, backoff: Backoffs.fixed(0), timeoutMs: 1000, availableAt: new Date(), idempotencyKey: null, batchId: null }, new Date());
       await work();
       const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { attempts: number; error: string }[];
       expect(failed?.attempts).toBe(1);
