@@ -41,6 +41,10 @@ export class BullMqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Map<string, Worker>();
   private readonly graceMs: number;
+  /** Queue names this process has recorded in Redis (one SADD per name, not per job). */
+  private readonly known = new Set<string>();
+  /** The jobs this process holds, by lease: finishing one needs no fetch. */
+  private readonly held = new Map<string, Job<JobData>>();
 
   constructor(private readonly options: BullMqJobQueueOptions) {
     // BullMQ wants commands to wait for a reconnect rather than fail after a few tries.
@@ -51,7 +55,10 @@ export class BullMqJobQueue implements JobQueue {
 
   async enqueue(job: NewJob, now: Date): Promise<EnqueueResult> {
     const queue = this.queue(job.queue);
-    await this.connection.sadd(this.namesKey(), job.queue);
+    if (!this.known.has(job.queue)) {
+      await this.connection.sadd(this.namesKey(), job.queue);
+      this.known.add(job.queue);
+    }
     const data: JobData = { payload: job.payload, tries: job.tries, backoff: job.backoff, timeoutMs: job.timeoutMs, batchId: job.batchId };
     const jobId = job.idempotencyKey === null ? undefined : `key:${job.idempotencyKey}`;
     if (jobId !== undefined && (await queue.getJob(jobId)) !== undefined) return { kind: 'duplicate', id: this.id(job.queue, jobId) };
@@ -72,6 +79,7 @@ export class BullMqJobQueue implements JobQueue {
       if (job === undefined) continue;
       const leaseMs = job.data.timeoutMs + this.graceMs;
       await job.extendLock(lease, leaseMs);
+      this.held.set(lease, job);
       return {
         id: this.id(name, String(job.id)),
         name: job.name,
@@ -201,7 +209,8 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   private async withLock(claimed: ClaimedJob, move: (job: Job<JobData>) => Promise<unknown>): Promise<boolean> {
-    const job = (await this.queue(claimed.queue).getJob(this.jobId(claimed.id))) as Job<JobData> | undefined;
+    const job = this.held.get(claimed.lease) ?? ((await this.queue(claimed.queue).getJob(this.jobId(claimed.id))) as Job<JobData> | undefined);
+    this.held.delete(claimed.lease);
     if (job === undefined) return false;
     try {
       await move(job);
