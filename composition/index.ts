@@ -61,3 +61,4 @@ export type { Backoff } from '../domain/queue/backoff.js';
 export { PermanentJobError } from '../adapters/worker/job-worker.js';
 export type { RunningJob } from '../adapters/worker/job-worker.js';
 export type { JobDispatcher, PendingDispatch, DispatchResult, DispatchTransaction } from '../application/queue/job-dispatcher.js';
+export { QueueDashboard } from './queue-dashboard.js';
