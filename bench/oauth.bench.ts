@@ -54,7 +54,6 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -67,6 +66,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { BenchDatabase } from './support/bench-database.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
+import { loadSqliteBinding } from '../adapters/persistence/mikro-orm/sqlite-binding.js';
 import { TOKENS, createDefaultApp } from '../composition/index.js';
 import type { HttpClient, HttpRequestInit } from '../ports/http-client.js';
 import { benchEnvironment, ChildServers, serveParent } from './support/child-servers.js';
@@ -257,9 +257,8 @@ const isWriteSql = (sql: unknown): boolean => typeof sql === 'string' && !/^\s*(
  * its answer read, callbacks (knex) and promises (the raw SQL of the OAuth adapter) alike.
  */
 function instrumentDatabases(timing: Timing, writes: Timing): void {
-  const require = createRequire(import.meta.url);
-  type SqliteDatabase = { prepare(sql: string): object; close(): void };
-  const BetterSqlite = require('better-sqlite3') as { new (path: string): SqliteDatabase; prototype: object };
+  // The build of better-sqlite3 the app loads on this Node line (see sqlite-binding.ts).
+  const BetterSqlite = loadSqliteBinding();
   const probe = new BetterSqlite(':memory:');
   const statementPrototype = Object.getPrototypeOf(probe.prepare('SELECT 1')) as object;
   probe.close();

@@ -32,7 +32,7 @@ import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
 import { loadConfig } from './config.js';
 import type { Config } from './config.js';
-import { buildContainer, provide } from './container.js';
+import { buildContainer, provide, resolve } from './container.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import type { Module, ModuleClass, Seeder } from './module.js';
@@ -374,12 +374,12 @@ export class App {
         const http = this.options.httpClient;
         provide(container, TOKENS.httpClient, [], () => http);
       }
-      const renderer = createViewRenderer(config, this.root, this.templateHooks);
+      const renderer = createViewRenderer(config, this.root, this.templateHooks, resolve(container, TOKENS.translator));
       provide(container, TOKENS.viewRenderer, [], () => renderer);
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
       provide(container, TOKENS.authMailNow, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
-        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name });
+        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
       // Through the queue unless QUEUE_CONNECTION=sync, where the mail is sent inline as before.
       provide(container, TOKENS.authMail, [TOKENS.config, TOKENS.authMailNow, TOKENS.jobs, TOKENS.random], (settings, now, jobs, random) =>

@@ -17,6 +17,10 @@ export interface Config {
     debug: boolean;
     /** The app's language (`app.locale` in views, `ctx.locale`); translations arrive later. */
     locale: string;
+    /** APP_TIMEZONE: an IANA zone (`Europe/Berlin`) for the `date` filter; UTC by default. */
+    timezone: string;
+    /** APP_CURRENCY: an ISO 4217 code (`EUR`) for money formats; USD by default. */
+    currency: string;
     /** Origin without a trailing slash, e.g. `http://localhost:3000`. */
     url: string;
     key: Secret<Buffer>;
@@ -204,6 +208,14 @@ const mailFromSetting: Parser<string> = (raw) =>
 const localeSetting: Parser<string> = (raw) =>
   /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/u.test(raw) ? raw : problem(`must be a language tag such as en, de-CH or pt-BR, got ${shown(raw)}`);
 
+/** An IANA time zone the runtime knows (`Europe/Berlin`), or `UTC`. */
+const timezoneSetting: Parser<string> = (raw) =>
+  raw === 'UTC' || Intl.supportedValuesOf('timeZone').includes(raw) ? raw : problem(`must be a time zone such as UTC or Europe/Berlin, got ${shown(raw)}`);
+
+/** An ISO 4217 currency code such as EUR or USD. */
+const currencySetting: Parser<string> = (raw) =>
+  Intl.supportedValuesOf('currency').includes(raw) ? raw : problem(`must be a currency code such as EUR or USD, got ${shown(raw)}`);
+
 const nameSetting: Parser<string> = (raw) => (raw === '' ? problem('must not be empty') : raw);
 
 const envNameSetting: Parser<string> = (raw) =>
@@ -224,6 +236,8 @@ function schema(root: string) {
     APP_NAME: defaulted(setting('APP_NAME', nameSetting), 'fw'),
     APP_ENV: defaulted(setting('APP_ENV', envNameSetting), 'production'),
     APP_LOCALE: defaulted(setting('APP_LOCALE', localeSetting), 'en'),
+    APP_TIMEZONE: defaulted(setting('APP_TIMEZONE', timezoneSetting), 'UTC'),
+    APP_CURRENCY: defaulted(setting('APP_CURRENCY', currencySetting), 'USD'),
     APP_DEBUG: defaulted(setting('APP_DEBUG', booleanSetting), 'false'),
     APP_URL: optional(setting('APP_URL', appUrlSetting)),
     APP_KEY: defaulted(setting('APP_KEY', appKeySetting), ''),
@@ -272,6 +286,8 @@ export function parseConfig(values: EnvValues, root: string): Config {
       env: v.APP_ENV,
       debug: v.APP_DEBUG,
       locale: v.APP_LOCALE,
+      timezone: v.APP_TIMEZONE,
+      currency: v.APP_CURRENCY,
       url: v.APP_URL ?? `http://localhost:${port}`,
       key: v.APP_KEY,
     },

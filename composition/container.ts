@@ -58,6 +58,9 @@ import { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-accounts.js';
 import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';
+import { createTranslator } from './views.js';
+import { FormValidation } from '../application/validation/form-validation.js';
+import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
 import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 import type { Token } from './tokens.js';
@@ -226,6 +229,13 @@ export function buildContainer(parts: ContainerParts): Container {
   bindTwoFactor(container);
   provide(container, TOKENS.endOtherSessions, [TOKENS.userRepository, TOKENS.clock], (users, clock) => new EndOtherSessions(users, clock));
   // The spec's marker file: every process of the app on this machine sees the same one.
+  provide(container, TOKENS.translator, [TOKENS.config], (config) => createTranslator(config, config.root));
+  provide(
+    container,
+    TOKENS.formValidation,
+    [TOKENS.recordLookup, TOKENS.passwordHasher, TOKENS.translator],
+    (records, passwords, translator) => new FormValidation({ records, passwords, formats: validatorFormatChecks, translator }),
+  );
   provide(container, TOKENS.maintenance, [TOKENS.config], (config) => new MarkerFileSwitch(join(config.root, 'storage', 'framework', 'down')));
   provide(
     container,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
+import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
 import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
@@ -92,7 +93,15 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
   return createHttpKernel({
     host: config.server.host,
     port: config.server.port,
-    app: { name: config.app.name, env: config.app.env, debug: config.app.debug, url: config.app.url, locale: config.app.locale },
+    app: {
+      name: config.app.name,
+      env: config.app.env,
+      debug: config.app.debug,
+      url: config.app.url,
+      locale: config.app.locale,
+      timezone: config.app.timezone,
+      currency: config.app.currency,
+    },
     debugPages: config.app.debug && config.app.env === 'local',
     uploadMaxBytes: config.http.uploadMaxBytes,
     bodyMaxDepth: config.http.bodyMaxDepth,
@@ -125,7 +134,12 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     appLayers: parts.layers,
     provided: parts.provided,
     shares: parts.shares,
-    forms: { records: services.get(TOKENS.recordLookup), passwords: services.get(TOKENS.passwordHasher) },
+    forms: {
+      records: services.get(TOKENS.recordLookup),
+      passwords: services.get(TOKENS.passwordHasher),
+      formats: validatorFormatChecks,
+      translator: services.get(TOKENS.translator),
+    },
     maintenance: services.get(TOKENS.maintenance),
     xsrfCookie: parts.xsrfCookie,
     cacheStore: services.get(TOKENS.cacheStore),

@@ -56,6 +56,8 @@ import type { HttpClient } from '../ports/http-client.js';
 import type { SignInProtocol } from '../ports/sign-in-protocol.js';
 import type { LinkedAccounts } from '../ports/linked-accounts.js';
 import type { ActivityLog } from '../ports/activity-log.js';
+import type { Translator } from '../ports/translator.js';
+import type { FormValidation } from '../application/validation/form-validation.js';
 import type { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
 import type { OAuthProviders } from '../application/oauth/oauth-providers.js';
 import type { StartSignIn } from '../application/oauth/start-sign-in.js';
@@ -131,6 +133,10 @@ export const TOKENS = {
   setPassword: token<SetPassword>('SetPassword'),
   endAllSessions: token<EndAllSessions>('EndAllSessions'),
   listUserSessions: token<ListUserSessions>('ListUserSessions'),
+  /** The app's languages: `resources/lang/<locale>.json` over the framework's `templates/lang/`. */
+  translator: token<Translator>('Translator'),
+  /** Validation outside HTTP (CSV rows, commands, jobs): the same rules and messages as `ctx.valid()`. */
+  formValidation: token<FormValidation>('FormValidation'),
   /** Every outgoing HTTP call (providers); TestApp.fakeHttp swaps it. */
   httpClient: token<HttpClient>('HttpClient'),
   /** The request being answered, for listeners of the events its handler published. */

@@ -1,6 +1,7 @@
 import type { PartialUpdate } from '../../domain/http/request-kind.js';
 import type { Session } from '../../domain/session/session.js';
 import type { User } from '../../domain/users/user.js';
+import type { Lang } from '../../domain/lang/lang.js';
 import type { AuthUser } from './auth-user.js';
 import type { Logger } from '../../ports/logger.js';
 import type { Cookies } from './cookies.js';
@@ -82,7 +83,10 @@ export interface RequestContext {
   readonly requestId: string;
   readonly route: CurrentRoute;
   readonly domainParams: { get(name: string): string | undefined };
+  /** The request's locale (the locale stage's choice); `lang.locale`. */
   readonly locale: string;
+  /** The request's language: `lang.t(key, params)`, `lang.choice(key, count, params)`. */
+  readonly lang: Lang;
   readonly log: Logger;
   /** API clients get JSON refusals: `Accept: application/json`, a JSON body or an `Authorization` header. */
   readonly isApiClient: boolean;

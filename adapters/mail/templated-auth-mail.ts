@@ -1,3 +1,4 @@
+import type { Lang } from '../../domain/lang/lang.js';
 import type { User } from '../../domain/users/user.js';
 import type { AuthMail } from '../../ports/auth-mail.js';
 import type { Mailer } from '../../ports/mailer.js';
@@ -17,7 +18,8 @@ const EXPIRES_MINUTES = 60;
 /**
  * The Auth module's mails, rendered from `fw/mail/auth/<name>.html` (inside
  * `fw/mail/layout.html`) and `<name>.txt`. An app rewords them by adding files of the same names
- * under its `resources/views/`, as with every built-in template.
+ * under its `resources/views/`, as with every built-in template, or by changing their texts
+ * (`mail.reset.*`, `mail.verify.*`) in its language files. Mails speak APP_LOCALE's language.
  */
 export class TemplatedAuthMail implements AuthMail {
   constructor(
@@ -25,14 +27,16 @@ export class TemplatedAuthMail implements AuthMail {
     private readonly renderer: ViewRenderer,
     private readonly links: AuthMailLinks,
     private readonly app: { name: string },
+    /** The subjects' language (the bodies' is the renderer's default: APP_LOCALE). */
+    private readonly lang: Pick<Lang, 't'>,
   ) {}
 
   sendPasswordReset(user: User, token: string): Promise<void> {
-    return this.send(user, 'Reset your password', 'fw/mail/auth/reset-password', this.links.resetPassword(user, token));
+    return this.send(user, this.lang.t('mail.reset.subject'), 'fw/mail/auth/reset-password', this.links.resetPassword(user, token));
   }
 
   sendEmailVerification(user: User): Promise<void> {
-    return this.send(user, 'Verify your email address', 'fw/mail/auth/verify-email', this.links.verifyEmail(user));
+    return this.send(user, this.lang.t('mail.verify.subject'), 'fw/mail/auth/verify-email', this.links.verifyEmail(user));
   }
 
   private async send(user: User, subject: string, template: string, url: string): Promise<void> {

@@ -14,7 +14,7 @@ import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import { CookieSealer } from '../cookie-sealer.js';
 import type { Handler, Middleware } from '../request-context.js';
-import type { FormContext } from '../validation/form-context.js';
+import type { FormServices } from '../validation/form-context.js';
 import { dispatcher } from './dispatch.js';
 import { ErrorResponder } from './error-responder.js';
 import { hapiErrorPages } from './hapi-errors.js';
@@ -90,7 +90,7 @@ export interface HttpKernelOptions {
   /** Whether the site is down for maintenance (`fwx down`). */
   maintenance: MaintenanceSwitch;
   /** What form validation reaches beyond the input (unique/exists, current password). */
-  forms: Omit<FormContext, 'user'>;
+  forms: FormServices;
   /** Rows for route model binding (`ctx.found`). */
   records: RecordFinder;
   /** `App.webhook(name, verifier)`: the signature checks of `Routes.webhook` routes. */

@@ -22,7 +22,9 @@ import { HttpAbort } from '../http-error.js';
 import { Redirect, combine, json } from '../replies.js';
 import type { Reply } from '../replies.js';
 import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext } from '../request-context.js';
-import type { FormContext } from '../validation/form-context.js';
+import type { FormServices } from '../validation/form-context.js';
+import type { Lang } from '../../../domain/lang/lang.js';
+import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
 import { stateOf } from './request-state.js';
@@ -41,7 +43,7 @@ export interface ContextShared {
   provided: ReadonlyMap<symbol, unknown>;
   sealer: CookieSealer;
   /** What validation reaches beyond the input: the database for unique/exists, the hasher. */
-  forms: Omit<FormContext, 'user'>;
+  forms: FormServices;
   /** Signed URLs: the key derived from APP_KEY for them, and the clock that says when links expire. */
   signing: { key: Buffer; clock: Clock };
   identity: IdentityServices;
@@ -102,6 +104,7 @@ export class KernelContext implements RequestContext {
   private readonly currents = new Map<symbol, unknown>();
   private signedIn: AuthUser | null = null;
   private authenticator: Authenticator | null = null;
+  private chosenLang: Lang | null = null;
   /** Where this request's session is stored: set by the session stage. */
   sessionDriver: SessionDriver | null = null;
   private readonly payload: RequestBody;
@@ -171,7 +174,28 @@ export class KernelContext implements RequestContext {
   }
 
   get locale(): string {
-    return this.shared.locale;
+    return this.lang.locale;
+  }
+
+  /**
+   * The request's language, the locale stage's choice: the session's `locale` (a language
+   * switcher puts it there), then Accept-Language among the app's languages, then APP_LOCALE.
+   * Chosen on first use, after the session stage, and kept for the request.
+   */
+  get lang(): Lang {
+    if (this.chosenLang === null) {
+      const saved = this.hasSession() ? this.session.get('locale') : undefined;
+      const { translator } = this.shared.forms;
+      this.chosenLang = translator.lang(
+        negotiateLocale({
+          session: typeof saved === 'string' ? saved : null,
+          acceptLanguage: headerText(this.request.headers['accept-language']),
+          available: translator.locales,
+          fallback: this.shared.locale,
+        }),
+      );
+    }
+    return this.chosenLang;
   }
 
   get session(): Session {
@@ -225,11 +249,11 @@ export class KernelContext implements RequestContext {
   async valid<T>(schema: FormSchema<T>): Promise<T> {
     const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.body() ?? {});
     const user = this.signedIn === null ? null : { id: this.signedIn.id, passwordHash: this.signedIn.record.passwordHash };
-    const result = await validate(schema, input, { ...this.shared.forms, user });
+    const result = await validate(schema, input, { ...this.shared.forms, user, lang: this.lang, services: (key) => this.service(key) });
     if (result.kind === 'valid') return result.value;
     if (result.kind === 'forbidden') throw new HttpAbort(403, '');
     if (this.isApiClient || this.hx.request) {
-      throw new StopWithReply(json({ message: 'The given data was invalid.', errors: result.errors }, 422));
+      throw new StopWithReply(json({ message: this.lang.t('validation.invalid'), errors: result.errors }, 422));
     }
     this.flashFormErrors(result.errors, schema.bag ?? 'default', input);
     throw new StopWithReply(combine(Redirect.back()));

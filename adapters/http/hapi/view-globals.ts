@@ -14,6 +14,10 @@ export interface AppInfo {
   debug: boolean;
   url: string;
   locale: string;
+  /** APP_TIMEZONE, read by the `date` filter. */
+  timezone?: string;
+  /** APP_CURRENCY, `app.currency` in views. */
+  currency?: string;
 }
 
 /** A value an app adds to every view: `App.share(name, ctx => value)`. */
@@ -67,7 +71,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   for (const key of session?.flashed() ?? []) if (!key.startsWith('_') && key !== TOASTS_KEY) flash[key] = session?.get(key);
 
   const globals: Record<string, unknown> = {
-    app: options.app,
+    app: { ...options.app, locale: ctx.locale },
     request: { path: ctx.path, query, route: ctx.route.name, htmx: ctx.hx.request, boosted: ctx.hx.boosted },
     auth: { check: ctx.user !== null, user: ctx.user?.forViews() ?? null },
     flash,

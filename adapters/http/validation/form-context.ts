@@ -1,15 +1,12 @@
-import type { PasswordHasher } from '../../../ports/password-hasher.js';
-import type { RecordLookup } from '../../../ports/record-lookup.js';
+import type { FormContext } from '../../../application/validation/form-context.js';
+import type { Translator } from '../../../ports/translator.js';
+
+/** What validation may know beyond the input: the engine's `FormContext`, which the HTTP kernel fills. */
+export type { FormContext };
 
 /**
- * What validation may know about the request beyond the input; the HTTP kernel fills it.
- * `user` is null for a guest; its `passwordHash` is null for an account made by a social
- * login (no typed password ever matches it).
+ * What the kernel shares with every request's validation: all of `FormContext` but the user and
+ * the language, which are the request's own (the locale stage picks the language among the
+ * translator's).
  */
-export interface FormContext {
-  user: { id: number; passwordHash: string | null } | null;
-  /** For `unique` and `exists`: the only way validation reaches the database. */
-  records: RecordLookup;
-  /** For `currentPassword`. */
-  passwords: Pick<PasswordHasher, 'verify'>;
-}
+export type FormServices = Omit<FormContext, 'user' | 'lang'> & { translator: Translator };

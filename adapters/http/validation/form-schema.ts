@@ -1,30 +1,15 @@
 import type { Struct } from 'superstruct';
-import type { ErrorCollector } from './errors.js';
-import type { FormContext } from './form-context.js';
-import type { Labels } from './labels.js';
-import type { Validator } from './validator.js';
+import type { FormDefinition } from '../../../application/validation/validate-form.js';
 
 /**
- * A form's validation, the spec's `Validate` for TypeScript. Steps run in the spec's order:
- * `prepare` the raw input; `authorize` (false: 403); the `struct` and the `rules` together,
- * so every field's errors show at once; `after`, only when all of those passed.
+ * A form's validation over HTTP, the spec's `Validate` for TypeScript: the engine's form
+ * (`prepare`, `authorize`, `rules` or the declarative `fields`, `after`, `labels`; see
+ * application/validation/validate-form.ts) with its shape given as a superstruct struct, and
+ * the error bag the kernel flashes the errors to.
  */
-export interface FormSchema<T> {
+export interface FormSchema<T> extends Omit<FormDefinition<T>, 'shape'> {
   /** Shape and types, with coercion (form fields arrive as text): see `fields.ts`. */
   struct: Struct<T, unknown>;
-  /** Tidies the raw input first, e.g. lower-cases an email before `unique` looks it up. */
-  prepare?(input: unknown): unknown;
-  /** Whether this user may submit the form at all; `input` is the prepared input. */
-  authorize?(context: FormContext, input: unknown): boolean | Promise<boolean>;
-  /**
-   * Rules beyond the types, with `v.field(name)…`. `value` holds what parsed, and the input as
-   * sent for fields that did not, plus any extra input (`password_confirmation`).
-   */
-  rules?(v: Validator, value: Partial<T> & Record<string, unknown>, context: FormContext): void | Promise<void>;
-  /** Checks across fields once everything else passed; add failures with `errors.add(field, message)`. */
-  after?(value: T, errors: ErrorCollector, context: FormContext): void | Promise<void>;
-  /** Field names in messages, by path (`address.city`, `tags.*`); see `labels.ts`. */
-  labels?: Labels;
   /** The named error bag the errors go to (`error(field, bag='…')` in templates). */
   bag?: string;
 }

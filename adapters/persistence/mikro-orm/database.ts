@@ -1,9 +1,9 @@
 import { MikroORM } from '@mikro-orm/core';
 import type { Options } from '@mikro-orm/core';
-import { BetterSqliteDriver } from '@mikro-orm/better-sqlite';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Engine } from '../../../domain/migrations/migration-files.js';
 import type { Secret } from '../../../domain/shared/secret.js';
+import { NodeLineSqliteDriver } from './node-line-sqlite-driver.js';
 import { RawSql } from './raw-sql.js';
 import { UserSchema } from './mappings/user-schema.js';
 
@@ -32,7 +32,7 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
 
   const orm =
     settings.engine === 'sqlite'
-      ? await MikroORM.init({ ...common, driver: BetterSqliteDriver, dbName: settings.path })
+      ? await MikroORM.init({ ...common, driver: NodeLineSqliteDriver, dbName: settings.path })
       : await MikroORM.init({
           ...common,
           driver: PostgreSqlDriver,

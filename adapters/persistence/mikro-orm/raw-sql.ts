@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Engine } from '../../../domain/migrations/migration-files.js';
+import type { SqliteDatabaseHandle as BetterSqliteConnection } from './sqlite-binding.js';
 
 type Param = string | number | boolean | null | Date;
 
@@ -10,11 +11,6 @@ export interface SqlSession {
   exec(script: string): Promise<void>;
   /** Runs one statement with `?` placeholders and returns its rows. */
   query<Row = Record<string, unknown>>(sql: string, params?: readonly Param[]): Promise<Row[]>;
-}
-
-interface BetterSqliteConnection {
-  exec(sql: string): void;
-  prepare(sql: string): { reader: boolean; all(...params: unknown[]): unknown[]; run(...params: unknown[]): unknown };
 }
 
 interface PgConnection {

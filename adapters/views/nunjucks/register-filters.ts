@@ -8,6 +8,7 @@ import nunjucks from 'nunjucks';
 import type { Environment } from 'nunjucks';
 import { formatDate } from './filters/date.js';
 import { renderMarkdown } from './filters/markdown.js';
+import { formatMoney } from './filters/money.js';
 import { formatNumber } from './filters/number.js';
 import { timeSince } from './filters/since.js';
 import { toDate } from './filters/to-date.js';
@@ -31,11 +32,18 @@ export function registerFilters(env: Environment): void {
   env.addFilter('since', function (this: FilterThis, value: unknown) {
     return timeSince(value, toDate(this.lookup('now')) ?? new Date(), appSetting(this, 'locale'));
   });
+  env.addFilter('money', function (this: FilterThis, value: unknown, options?: unknown) {
+    // nunjucks passes named arguments (`money(currency='EUR', divide_by=1)`) as one object.
+    const named = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
+    const currency = typeof named['currency'] === 'string' ? named['currency'] : appSetting(this, 'currency');
+    const divideBy = typeof named['divide_by'] === 'number' ? named['divide_by'] : undefined;
+    return formatMoney(value, { currency, locale: appSetting(this, 'locale'), divideBy });
+  });
   env.addFilter('words', (text: unknown, count?: unknown) => firstWords(text, integer(count, 30)));
   env.addFilter('markdown', (text: unknown) => new nunjucks.runtime.SafeString(renderMarkdown(text)));
 }
 
-function appSetting(context: FilterThis, key: 'locale' | 'timezone'): string | undefined {
+function appSetting(context: FilterThis, key: 'locale' | 'timezone' | 'currency'): string | undefined {
   const app = context.lookup('app');
   if (typeof app !== 'object' || app === null) return undefined;
   const value = (app as Record<string, unknown>)[key];

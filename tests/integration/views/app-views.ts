@@ -9,6 +9,8 @@ import { afterEach } from 'vitest';
 import { FRAMEWORK_TEMPLATES } from '../../../adapters/views/framework-templates.js';
 import { NunjucksViewRenderer } from '../../../adapters/views/nunjucks/nunjucks-view-renderer.js';
 import type { NunjucksViewRendererOptions } from '../../../adapters/views/nunjucks/nunjucks-view-renderer.js';
+import { registerTranslations } from '../../../adapters/views/nunjucks/register-translations.js';
+import { frameworkTranslator } from '../../support/lang.js';
 
 const folders: string[] = [];
 
@@ -34,7 +36,17 @@ export function rendererFor(
   files: Record<string, string>,
   options: Partial<Omit<NunjucksViewRendererOptions, 'searchPaths'>> = {},
 ): NunjucksViewRenderer {
-  return new NunjucksViewRenderer({ debug: false, ...options, searchPaths: [writeViews(files), FRAMEWORK_TEMPLATES] });
+  // The framework's pages call t(): the translations are registered as createViewRenderer does.
+  const { configure } = options;
+  return new NunjucksViewRenderer({
+    debug: false,
+    ...options,
+    configure: (env) => {
+      registerTranslations(env, frameworkTranslator);
+      configure?.(env);
+    },
+    searchPaths: [writeViews(files), FRAMEWORK_TEMPLATES],
+  });
 }
 
 /** The usual globals of a page, as the HTTP kernel provides them. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDate } from '../../../adapters/views/nunjucks/filters/date.js';
 import type { DateFormatOptions } from '../../../adapters/views/nunjucks/filters/date.js';
 import { renderMarkdown } from '../../../adapters/views/nunjucks/filters/markdown.js';
+import { formatMoney } from '../../../adapters/views/nunjucks/filters/money.js';
 import { formatNumber } from '../../../adapters/views/nunjucks/filters/number.js';
 import { timeSince } from '../../../adapters/views/nunjucks/filters/since.js';
 import { firstWords } from '../../../adapters/views/nunjucks/filters/words.js';
@@ -152,5 +153,27 @@ describe('filters in templates', () => {
   it('escapes the words of a text, and prints markdown HTML without escaping it again', async () => {
     expect(await renderer().render('words.html', { text: '<b>one</b> two three' })).toBe('&lt;b&gt;one&lt;/b&gt; two…');
     expect(await renderer().render('markdown.html', { body: '*hi* <b>you</b>' })).toBe('<p><em>hi</em> &lt;b&gt;you&lt;/b&gt;</p>\n');
+  });
+});
+
+describe('money', () => {
+  it.each<[unknown, Parameters<typeof formatMoney>[1], string]>([
+    [1999, { currency: 'USD', locale: 'en' }, '$19.99'],
+    [1999, { currency: 'EUR', locale: 'de' }, '19,99\u00a0€'],
+    [-250, { currency: 'GBP', locale: 'en-GB' }, '-£2.50'],
+    [5, { currency: 'JPY', locale: 'ja', divideBy: 1 }, '￥5'],
+    [1999, {}, '$19.99'],
+    ['1999', { currency: 'USD' }, '$19.99'],
+    ['not money', { currency: 'USD' }, 'not money'],
+    [1999, { currency: 'NOPE' }, '1999'],
+    [null, {}, ''],
+  ])('%j with %j is %j', (value, options, expected) => {
+    expect(formatMoney(value, options)).toBe(expected);
+  });
+
+  it('uses APP_CURRENCY (app.currency) and the locale in templates; currency= and divide_by= override', async () => {
+    const renderer = rendererFor({ 'money.html': "{{ cents | money }}|{{ cents | money(currency='EUR') }}|{{ 12 | money(divide_by=1) }}" }, { debug: true });
+    expect(await renderer.render('money.html', { cents: 123456, app: { currency: 'USD', locale: 'en' } })).toBe('$1,234.56|€1,234.56|$12.00');
+    expect(await renderer.render('money.html', { cents: 123456, app: { currency: 'EUR', locale: 'de' } })).toBe('1.234,56\u00a0€|1.234,56\u00a0€|12,00\u00a0€');
   });
 });

@@ -309,3 +309,24 @@ describe('APP_LOCALE', () => {
     expect(() => parseConfig({ APP_KEY: key, APP_LOCALE: value }, '/app')).toThrow(/^Invalid configuration: APP_LOCALE must be a language tag/u);
   });
 });
+
+describe('APP_TIMEZONE and APP_CURRENCY', () => {
+  const key = `base64:${Buffer.alloc(32, 3).toString('base64')}`;
+
+  it('default to UTC and USD', () => {
+    const { app } = parseConfig({ APP_KEY: key }, '/app');
+    expect([app.timezone, app.currency]).toEqual(['UTC', 'USD']);
+  });
+
+  it('take an IANA zone and an ISO 4217 code', () => {
+    const { app } = parseConfig({ APP_KEY: key, APP_TIMEZONE: 'Europe/Berlin', APP_CURRENCY: 'EUR' }, '/app');
+    expect([app.timezone, app.currency]).toEqual(['Europe/Berlin', 'EUR']);
+  });
+
+  it.each([
+    ['APP_TIMEZONE', 'Mars/Olympus', /APP_TIMEZONE must be a time zone/u],
+    ['APP_CURRENCY', 'euro', /APP_CURRENCY must be a currency code/u],
+  ])('refuses %s=%j in one line', (name, value, message) => {
+    expect(() => parseConfig({ APP_KEY: key, [name]: value }, '/app')).toThrow(message);
+  });
+});

@@ -6,6 +6,8 @@ import { TemplatedAuthMail } from '../../../../adapters/mail/templated-auth-mail
 import type { AuthMailLinks } from '../../../../adapters/mail/templated-auth-mail.js';
 import { FRAMEWORK_TEMPLATES } from '../../../../adapters/views/framework-templates.js';
 import { NunjucksViewRenderer } from '../../../../adapters/views/nunjucks/nunjucks-view-renderer.js';
+import { registerTranslations } from '../../../../adapters/views/nunjucks/register-translations.js';
+import { english, frameworkTranslator } from '../../../support/lang.js';
 import { User } from '../../../../domain/users/user.js';
 import type { MailMessage, Mailer } from '../../../../ports/mailer.js';
 
@@ -61,9 +63,9 @@ function authMail(appViews: Record<string, string> = {}) {
     writeFileSync(join(views, name), content);
   }
   // debug: printing an undefined value fails the render, so a template typo fails here.
-  const renderer = new NunjucksViewRenderer({ searchPaths: [views, FRAMEWORK_TEMPLATES], debug: true });
+  const renderer = new NunjucksViewRenderer({ searchPaths: [views, FRAMEWORK_TEMPLATES], debug: true, configure: (env) => registerTranslations(env, frameworkTranslator) });
   const mailer = new RecordingMailer();
-  return { mailer, mail: new TemplatedAuthMail(mailer, renderer, links, { name: 'Acme Shop' }) };
+  return { mailer, mail: new TemplatedAuthMail(mailer, renderer, links, { name: 'Acme Shop' }, english) };
 }
 
 function occurrences(text: string, part: string): number {

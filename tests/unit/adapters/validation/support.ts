@@ -1,4 +1,6 @@
 import { object } from 'superstruct';
+import { validatorFormatChecks } from '../../../../adapters/validation/validator-format-checks.js';
+import { english } from '../../../support/lang.js';
 import { InMemoryRecordLookup } from '../../../../adapters/persistence/memory/in-memory-record-lookup.js';
 import type { FieldErrors } from '../../../../adapters/http/validation/errors.js';
 import type { FormContext } from '../../../../adapters/http/validation/form-context.js';
@@ -13,7 +15,7 @@ export const fakePasswords = {
 };
 
 export function formContext(overrides: Partial<FormContext> = {}): FormContext {
-  return { user: null, records: new InMemoryRecordLookup(['users']), passwords: fakePasswords, ...overrides };
+  return { user: null, records: new InMemoryRecordLookup(['users']), passwords: fakePasswords, formats: validatorFormatChecks, lang: english, ...overrides };
 }
 
 /** The errors of a schema, or `{}` when the input is valid; a refusal fails the test. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkbox, integer, list, oneOf, optionalText, text } from '../../../../adapters/http/validation/fields.js';
 import { formSchema } from '../../../../adapters/http/validation/form-schema.js';
 import { validate } from '../../../../adapters/http/validation/validate.js';
-import { ENGLISH_MESSAGES } from '../../../../adapters/http/validation/messages.js';
+import { Lang } from '../../../../domain/lang/lang.js';
 import { errorsOf, formContext } from './support.js';
 
 const signup = formSchema({
@@ -124,7 +124,7 @@ describe('validate: labels and messages', () => {
   });
 
   it('takes a replacement set of messages', async () => {
-    const terse = { ...ENGLISH_MESSAGES, required: (field: string) => `${field}?` };
+    const terse = new Lang('en', [{ 'validation.required': ':attribute?' }]);
     const result = await validate(formSchema({ struct: object({ name: text() }) }), {}, formContext(), terse);
     expect(result).toEqual({ kind: 'invalid', errors: { name: ['name?'] } });
   });

@@ -1,0 +1,219 @@
+/**
+ * The chained rule API of a form's `rules()`: `v.field('email').required().email().unique('users', 'email')`.
+ *
+ * Each method adds one rule of the spec's table (semantics in `domain/validation/rules.ts`);
+ * nothing runs until the validator has the whole list, so `.label()` also names the field in
+ * the messages of rules written before it. The database rules (`unique`, `exists`) run after
+ * all the others, together; other async rules (`currentPassword`, an app's async rule) in
+ * the order written.
+ */
+import * as rules from '../../domain/validation/rules.js';
+import type { Condition } from '../../domain/validation/rules.js';
+import type { Rule, RuleScope } from '../../domain/validation/rule.js';
+import type { DimensionConstraints, Dimensions } from '../../domain/validation/uploaded-file.js';
+import type { Verdict } from '../../domain/validation/verdict.js';
+import { fail } from '../../domain/validation/verdict.js';
+import type { FormContext } from './form-context.js';
+
+/** A rule that may need the outside world: an app's async rule, the database, the password hasher. */
+export interface AsyncRule {
+  readonly name: string;
+  readonly presence?: boolean;
+  /** Database rules run after every other rule, all at once. */
+  readonly database?: boolean;
+  check(value: unknown, scope: RuleScope, context: FormContext): Verdict | Promise<Verdict>;
+}
+
+export interface Step {
+  rule: Rule | AsyncRule;
+  /** Set by `.message(text)`: a translation key or the sentence itself. */
+  custom?: string;
+  /** Set by `.ignore(id)` after `unique`. */
+  ignore?: { column: string; value: string | number };
+}
+
+type LookupValue = string | number;
+
+function isLookupValue(value: unknown): value is LookupValue {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+export class FieldRules {
+  readonly steps: Step[] = [];
+  customLabel: string | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly value: unknown,
+  ) {}
+
+  // ---- presence ----
+  /** Present: not undefined, null, blank text or an empty list (`false` and `0` are present). */
+  required(): this { return this.add(rules.required()); }
+  /** Required when `condition` holds: a boolean, or `{ field: 'kind', is: ['company'] }`. */
+  requiredIf(condition: Condition): this { return this.add(rules.requiredIf(condition)); }
+  requiredUnless(condition: Condition): this { return this.add(rules.requiredUnless(condition)); }
+  /** Required when any of the other fields is present. */
+  requiredWith(...fields: string[]): this { return this.add(rules.requiredWith(fields)); }
+  requiredWithAll(fields: readonly string[]): this { return this.add(rules.requiredWithAll(fields)); }
+  /** Required when any of the other fields is missing. */
+  requiredWithout(...fields: string[]): this { return this.add(rules.requiredWithout(fields)); }
+  prohibited(): this { return this.add(rules.prohibited()); }
+  prohibitedIf(condition: Condition): this { return this.add(rules.prohibitedIf(condition)); }
+  /** When this field is present, the others must not be. */
+  prohibits(...fields: string[]): this { return this.add(rules.prohibits(fields)); }
+  /** "Yes": `true`, `1`, `on`, `yes`, `true` as text, e.g. accepting the terms. */
+  accepted(): this { return this.add(rules.accepted()); }
+  /** "No": `false`, `0`, `off`, `no`. */
+  declined(): this { return this.add(rules.declined()); }
+
+  // ---- size and compare ----
+  /** At least `limit` characters of text, `limit` as a number, items of a list, kilobytes of an upload. */
+  min(limit: number): this { return this.add(rules.min(limit)); }
+  max(limit: number): this { return this.add(rules.max(limit)); }
+  size(exactly: number): this { return this.add(rules.size(exactly)); }
+  /** Both bounds included. */
+  between(low: number, high: number): this { return this.add(rules.between(low, high)); }
+  /** Greater than a number or than another field's value (sizes of the same kind). */
+  gt(other: string | number): this { return this.add(rules.gt(other)); }
+  gte(other: string | number): this { return this.add(rules.gte(other)); }
+  lt(other: string | number): this { return this.add(rules.lt(other)); }
+  lte(other: string | number): this { return this.add(rules.lte(other)); }
+  same(otherField: string): this { return this.add(rules.same(otherField)); }
+  different(otherField: string): this { return this.add(rules.different(otherField)); }
+  /** Equal to the `<field>_confirmation` input, or to the value given. */
+  confirmed(...given: [] | [unknown]): this { return this.add(rules.confirmed(...given)); }
+  /** Among `values` (compared exactly: coerce first, e.g. with the `integer()` field). */
+  oneOf(values: readonly unknown[]): this { return this.add(rules.oneOf(values)); }
+  noneOf(values: readonly unknown[]): this { return this.add(rules.noneOf(values)); }
+  /** A list without repeats (one error on the list; `v.distinct(name)` marks each repeat). */
+  distinct(options: { ignoreCase?: boolean } = {}): this { return this.add(rules.distinct(options)); }
+
+  // ---- text ----
+  email(): this { return this.add(rules.email()); }
+  url(): this { return this.add(rules.url()); }
+  /** Text the pattern finds a match in; anchor it (`^…$`) to match the whole value. */
+  matches(pattern: RegExp): this { return this.add(rules.matches(pattern)); }
+  notMatches(pattern: RegExp): this { return this.add(rules.notMatches(pattern)); }
+  alpha(): this { return this.add(rules.alpha()); }
+  alphaNum(): this { return this.add(rules.alphaNum()); }
+  alphaDash(): this { return this.add(rules.alphaDash()); }
+  lowercase(): this { return this.add(rules.lowercase()); }
+  uppercase(): this { return this.add(rules.uppercase()); }
+  startsWith(...prefixes: string[]): this { return this.add(rules.startsWith(prefixes)); }
+  endsWith(...suffixes: string[]): this { return this.add(rules.endsWith(suffixes)); }
+  ascii(): this { return this.add(rules.ascii()); }
+  uuid(): this { return this.add(rules.uuid()); }
+  ulid(): this { return this.add(rules.ulid()); }
+  ip(): this { return this.add(rules.ip()); }
+  macAddress(): this { return this.add(rules.macAddress()); }
+  json(): this { return this.add(rules.json()); }
+  timezone(): this { return this.add(rules.timezone()); }
+  hexColor(): this { return this.add(rules.hexColor()); }
+
+  // ---- numbers ----
+  numeric(): this { return this.add(rules.numeric()); }
+  integer(): this { return this.add(rules.integer()); }
+  /** Between `low` and `high` decimal places. */
+  decimal(low: number, high?: number): this { return this.add(rules.decimal(low, high)); }
+  digits(n: number): this { return this.add(rules.digits(n)); }
+  digitsBetween(low: number, high: number): this { return this.add(rules.digitsBetween(low, high)); }
+  minDigits(n: number): this { return this.add(rules.minDigits(n)); }
+  multipleOf(n: number): this { return this.add(rules.multipleOf(n)); }
+
+  // ---- dates ----
+  date(): this { return this.add(rules.date()); }
+  /** Before a `Date`, ISO date text, or another field's date (`before('ends_at')`). */
+  before(when: Date | string): this { return this.add(rules.before(when)); }
+  after(when: Date | string): this { return this.add(rules.after(when)); }
+  afterOrEqual(when: Date | string): this { return this.add(rules.afterOrEqual(when)); }
+
+  // ---- files (an `UploadedFile`; `max(kb)` and `min(kb)` measure it in kilobytes) ----
+  file(): this { return this.add(rules.file()); }
+  image(): this { return this.add(rules.image()); }
+  mimes(...kinds: string[]): this { return this.add(rules.mimes(kinds)); }
+  dimensions(bounds: Dimensions | DimensionConstraints): this { return this.add(rules.dimensions(bounds)); }
+
+  // ---- database ----
+  /**
+   * No row of `table` has this value in `column`. Follow with `.ignore(id)` on a form that
+   * also edits: the row being edited does not count. Matching is exact; lower-case emails
+   * (in `prepare`) since the domain stores them so.
+   */
+  unique(table: string, column: string): this {
+    const step: Step = {
+      rule: {
+        name: 'unique',
+        database: true,
+        check: async (value, _scope, context) =>
+          isLookupValue(value) &&
+          !(await context.records.exists({ table, column, value, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }))
+            ? null
+            : fail('validation.unique'),
+      },
+    };
+    this.steps.push(step);
+    return this;
+  }
+
+  /** Leaves the row whose `idColumn` is `id` out of the `unique` rule just before; a missing id ignores nothing. */
+  ignore(id: string | number | null | undefined, idColumn = 'id'): this {
+    const step = this.steps.at(-1);
+    if (step?.rule.name !== 'unique') throw new Error(`ignore() follows unique() (field ${this.name})`);
+    if (id !== null && id !== undefined) step.ignore = { column: idColumn, value: id };
+    return this;
+  }
+
+  /** Some row of `table` has this value in `column` (a chosen category, a referenced user). */
+  exists(table: string, column: string): this {
+    return this.add({
+      name: 'exists',
+      database: true,
+      check: async (value, _scope, context) =>
+        isLookupValue(value) && (await context.records.exists({ table, column, value })) ? null : fail('validation.exists'),
+    });
+  }
+
+  // ---- custom ----
+  /**
+   * The signed-in user's password. It judges a missing value too (as wrong), so a form that
+   * forgets `required()` still cannot skip the check; a guest and an account without a
+   * password (social login) never pass.
+   */
+  currentPassword(): this {
+    return this.add({
+      name: 'currentPassword',
+      presence: true,
+      check: async (value, _scope, context) => {
+        const hash = context.user?.passwordHash ?? null;
+        const ok = hash !== null && typeof value === 'string' && value !== '' && (await context.passwords.verify(hash, value));
+        return ok ? null : fail('validation.currentPassword');
+      },
+    });
+  }
+
+  /** A reusable rule (`defineRule(...)` or any `Rule`/`AsyncRule` object). */
+  apply(rule: Rule | AsyncRule): this { return this.add(rule); }
+
+  /** A check written in place: fails with `message` (a key or a sentence) when `condition` is false. */
+  rule(condition: boolean, message: string): this { return this.add(rules.condition(condition, message)); }
+
+  /** Replaces the message of the rule just before (a translation key or the sentence). */
+  message(text: string): this {
+    const step = this.steps.at(-1);
+    if (step === undefined) throw new Error(`message() follows a rule (field ${this.name})`);
+    step.custom = text;
+    return this;
+  }
+
+  /** Names the field in every message of this chain, also those of rules written before. */
+  label(text: string): this {
+    this.customLabel = text;
+    return this;
+  }
+
+  private add(rule: Rule | AsyncRule): this {
+    this.steps.push({ rule });
+    return this;
+  }
+}

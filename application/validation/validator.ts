@@ -1,0 +1,129 @@
+/**
+ * Hands out rule chains in `rules()` (`v.field`, and over lists `v.each`, `v.nested`,
+ * `v.distinct`) and runs them afterwards. A field whose input did not parse already has its
+ * message; its chains are skipped, since rules about a number say nothing useful about text
+ * that is not one.
+ */
+import { duplicateIndexes } from '../../domain/validation/rules.js';
+import type { RuleScope } from '../../domain/validation/rule.js';
+import { isMissing, readPath } from '../../domain/validation/values.js';
+import type { Verdict } from '../../domain/validation/verdict.js';
+import { fail } from '../../domain/validation/verdict.js';
+import type { ErrorCollector } from './errors.js';
+import { FieldRules } from './field-rules.js';
+import type { Step } from './field-rules.js';
+import type { FormContext } from './form-context.js';
+import { renderFailure } from './messages.js';
+
+const NUMBER_RULES = new Set(['numeric', 'integer', 'decimal']);
+
+/** What the chains need from the form being validated; `validateForm` builds it. */
+export interface ValidatorScope {
+  readonly values: unknown;
+  readonly context: FormContext;
+  labelOf(field: string): string;
+}
+
+/** Rules of a nested group or of each item of a list: the same API, paths relative to it. */
+export type NestedRules = (v: Validator, value: unknown) => void;
+
+export class Validator {
+  constructor(
+    private readonly scope: ValidatorScope,
+    private readonly unparsed: ReadonlySet<string> = new Set(),
+    private readonly chains: FieldRules[] = [],
+    private readonly prefix = '',
+  ) {}
+
+  /** The rules of one field, judged on its coerced value or on `value` when given. */
+  field(name: string, ...given: [] | [unknown]): FieldRules {
+    const path = this.prefix + name;
+    const chain = new FieldRules(path, given.length > 0 ? given[0] : readPath(this.scope.values, path));
+    this.chains.push(chain);
+    return chain;
+  }
+
+  /** A field's value (coerced when it parsed), by path relative to this validator. */
+  valueOf(name: string): unknown {
+    return readPath(this.scope.values, this.prefix + name);
+  }
+
+  /** The same rules for every item of a list, with errors on `tags.0`, `tags.1`. */
+  each(name: string, rules: (item: FieldRules, index: number, value: unknown) => void): this {
+    const list = readPath(this.scope.values, this.prefix + name);
+    if (Array.isArray(list)) list.forEach((item, index) => rules(this.field(`${name}.${index}`), index, item));
+    return this;
+  }
+
+  /**
+   * A group's own rules (`address` with `city` and `zip`), or each item's of a list of
+   * groups (`lines.0.qty`), written with paths relative to the group.
+   */
+  nested(name: string, rules: NestedRules): this {
+    const path = this.prefix + name;
+    const value = readPath(this.scope.values, path);
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => rules(new Validator(this.scope, this.unparsed, this.chains, `${path}.${index}.`), item));
+    } else if (!isMissing(value)) {
+      rules(new Validator(this.scope, this.unparsed, this.chains, `${path}.`), value);
+    }
+    return this;
+  }
+
+  /** Each repeated item of a list gets the error (`tags.2` when it repeats `tags.0`). */
+  distinct(name: string, options: { ignoreCase?: boolean } = {}): this {
+    const list = readPath(this.scope.values, this.prefix + name);
+    if (!Array.isArray(list)) return this;
+    for (const index of duplicateIndexes(list as unknown[], options.ignoreCase)) {
+      this.field(`${name}.${index}`).apply({ name: 'distinct', check: () => fail('validation.distinct') });
+    }
+    return this;
+  }
+
+  /** Runs every chain, then the database rules of the fields that passed everything else, all at once. */
+  async run(errors: ErrorCollector): Promise<void> {
+    const { context } = this.scope;
+    const deferred: { chain: FieldRules; step: Step; scope: RuleScope }[] = [];
+    for (const chain of this.chains) {
+      if (this.unparsed.has(chain.name)) continue;
+      const scope: RuleScope = {
+        field: chain.name,
+        formats: context.formats,
+        other: (path) => readPath(this.scope.values, path),
+        numeric: chain.steps.some((step) => NUMBER_RULES.has(step.rule.name)),
+      };
+      const missing = isMissing(chain.value);
+      for (const step of chain.steps) {
+        if (missing && step.rule.presence !== true) continue;
+        if ('database' in step.rule && step.rule.database === true) {
+          deferred.push({ chain, step, scope });
+          continue;
+        }
+        let verdict = step.rule.check(chain.value, scope, context);
+        if (verdict instanceof Promise) verdict = await verdict;
+        if (verdict === null) continue;
+        this.report(errors, chain, step, verdict);
+        if (missing) break;
+      }
+    }
+    const pending = deferred.filter(({ chain }) => !errors.has(chain.name));
+    const verdicts = await Promise.all(pending.map(async ({ chain, step, scope }) => step.rule.check(chain.value, scope, context)));
+    verdicts.forEach((verdict, index) => {
+      const { chain, step } = pending[index]!;
+      if (verdict !== null) this.report(errors, chain, step, verdict);
+    });
+  }
+
+  private report(errors: ErrorCollector, chain: FieldRules, step: Step, verdict: NonNullable<Verdict>): void {
+    const message = renderFailure({
+      lang: this.scope.context.lang,
+      field: chain.name,
+      rule: step.rule.name,
+      failure: verdict,
+      label: chain.customLabel ?? this.scope.labelOf(chain.name),
+      labelOf: (field) => this.scope.labelOf(field),
+      custom: step.custom,
+    });
+    errors.add(chain.name, message);
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The locale stage over a real socket: the session's locale, then Accept-Language among the
+ * app's languages, then APP_LOCALE; `ctx.lang` in handlers, `t()` and validation messages follow.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Routes, formSchema, json, object, textField } from '../../../composition/index.js';
+import { createDefaultApp } from '../../../composition/default-app.js';
+import { TestApp } from '../../../composition/testing.js';
+import type { TestServer } from '../../../composition/testing.js';
+import { useTempDir } from '../../support/databases.js';
+
+const dir = useTempDir('fw-locale-');
+const named = formSchema({ struct: object({ name: textField() }) });
+
+describe('the locale stage', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    const root = dir();
+    mkdirSync(join(root, 'resources', 'lang'), { recursive: true });
+    // The app adds French (one key; the rest falls back to APP_LOCALE's texts).
+    writeFileSync(join(root, 'resources', 'lang', 'fr.json'), JSON.stringify({ 'cart.items.one': ':count article', 'cart.items.other': ':count articles' }));
+    writeFileSync(join(root, 'resources', 'lang', 'en.json'), JSON.stringify({ 'cart.items.one': ':count item', 'cart.items.other': ':count items' }));
+    const app = TestApp.create({
+      root,
+      environment: { DATABASE_URL: `sqlite:${join(root, 'db.sqlite')}`, APP_LOCALE: 'en' },
+      build: (options) =>
+        createDefaultApp(options).module({
+          name: 'locale',
+          routes: new Routes()
+            .get('/lang', (ctx) => json({ locale: ctx.locale, items: ctx.lang.choice('cart.items', 2), required: ctx.lang.t('validation.required', { attribute: 'x' }) }))
+            .post('/lang/{locale}', (ctx) => (ctx.session.put('locale', ctx.params.string('locale')), json({ ok: true })))
+            .post('/named', async (ctx) => json(await ctx.valid(named))),
+        }),
+    });
+    server = await app.serve();
+  });
+  afterAll(() => server?.stop());
+
+  it('APP_LOCALE without a header or a saved choice', async () => {
+    expect((await server.client().get('/lang')).json()).toEqual({ locale: 'en', items: '2 items', required: 'The x field is required.' });
+  });
+
+  it('Accept-Language among the app’s languages, by quality', async () => {
+    const response = await server.client().get('/lang', { headers: { 'accept-language': 'es;q=0.9, de-AT;q=0.8, en;q=0.1' } });
+    expect(response.json()).toEqual({ locale: 'de', items: '2 items', required: 'Das Feld x ist erforderlich.' });
+    expect((await server.client().get('/lang', { headers: { 'accept-language': 'fr' } })).json()).toMatchObject({ locale: 'fr', items: '2 articles' });
+  });
+
+  it('the session’s locale wins over the header', async () => {
+    const client = server.client();
+    await client.get('/lang');
+    await client.post('/lang/de');
+    expect((await client.get('/lang', { headers: { 'accept-language': 'fr' } })).json()).toMatchObject({ locale: 'de' });
+  });
+
+  it('pages, t() and validation errors follow it', async () => {
+    const login = (await server.client().get('/login', { headers: { 'accept-language': 'de' } })).text;
+    expect(login).toContain('<html lang="de"');
+    expect(login).toContain('Passwort vergessen?');
+    const failed = await server.client().post('/named', { json: {}, headers: { accept: 'application/json', 'accept-language': 'de' } });
+    expect(failed.json()).toEqual({ message: 'Die übermittelten Daten sind ungültig.', errors: { name: ['Das Feld name ist erforderlich.'] } });
+  });
+});

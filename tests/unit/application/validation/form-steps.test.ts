@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordLookupQuery } from '../../../../ports/record-lookup.js';
+import { validateForm } from '../../../../application/validation/validate-form.js';
+import type { FormServiceKey } from '../../../../application/validation/form-context.js';
+import { asIs, context } from './support.js';
+
+describe('form request steps, outside HTTP (a CSV row, a command, a job)', () => {
+  it('prepare, authorize (false: forbidden), rules, after with errors.add', async () => {
+    const steps: string[] = [];
+    const form = (allow: boolean) => ({
+      shape: asIs,
+      prepare: (input: unknown) => (steps.push('prepare'), { ...(input as object), name: 'Ada' }),
+      authorize: () => (steps.push('authorize'), allow),
+      rules: () => void steps.push('rules'),
+      after: (value: Record<string, unknown>, errors: { add(field: string, message: string): void }) => {
+        steps.push('after');
+        if (value['name'] === 'Ada') errors.add('name', 'Taken by a legend.');
+      },
+    });
+    expect(await validateForm(form(false), {}, context())).toEqual({ kind: 'forbidden' });
+    expect(steps).toEqual(['prepare', 'authorize']);
+    steps.length = 0;
+    expect(await validateForm(form(true), {}, context())).toEqual({ kind: 'invalid', errors: { name: ['Taken by a legend.'] } });
+    expect(steps).toEqual(['prepare', 'authorize', 'rules', 'after']);
+  });
+
+  it('FormContext gives the user and the app’s services', async () => {
+    const greeting: FormServiceKey<string> = Symbol('greeting');
+    const services = <T>(key: FormServiceKey<T>): T => (key === greeting ? 'hello' : undefined) as T;
+    const result = await validateForm(
+      { shape: asIs, rules: (v, _value, ctx) => void v.field('x').rule(ctx.services?.(greeting) === 'hello' && ctx.user?.id === 1, 'No.') },
+      {},
+      context({ services }),
+    );
+    expect(result.kind).toBe('valid');
+  });
+
+  it('database rules run after the others, together, and not for a field that already failed', async () => {
+    const asked: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const records = {
+      async exists(query: RecordLookupQuery): Promise<boolean> {
+        asked.push(String(query.value));
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return false;
+      },
+    };
+    const result = await validateForm(
+      {
+        shape: asIs,
+        rules(v) {
+          v.field('a').unique('users', 'email').email();
+          v.field('b').unique('users', 'email');
+          v.field('c').unique('users', 'email');
+        },
+      },
+      { a: 'not an email', b: 'b@example.com', c: 'c@example.com' },
+      context({ records }),
+    );
+    expect(result).toEqual({ kind: 'invalid', errors: { a: ['The a field must be a valid email address.'] } });
+    expect(asked).toEqual(['b@example.com', 'c@example.com']);
+    expect(most).toBe(2);
+  });
+
+  it('reports every field at once', async () => {
+    const result = await validateForm(
+      { shape: asIs, rules: (v) => (v.field('a').required(), v.field('b').email(), void v.field('c').min(3)) },
+      { b: 'x', c: 'ab' },
+      context(),
+    );
+    expect(result.kind === 'invalid' && Object.keys(result.errors)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('custom messages and attribute names from the language files, as in Laravel', async () => {
+    const { Lang } = await import('../../../../domain/lang/lang.js');
+    const { english } = await import('../../../support/lang.js');
+    const lang = new Lang('en', [
+      { 'validation.custom.email.required': 'We need your email.', 'validation.attributes.dob': 'date of birth', 'validation.custom.tags.*.max': 'Keep tags short.' },
+      ...[english].map((l) => ({ 'validation.required': l.t('validation.required'), 'validation.max.string.other': l.t('validation.max.string.other') })),
+    ]);
+    const result = await validateForm(
+      { shape: asIs, rules: (v) => (v.field('email').required(), v.field('dob').required(), void v.each('tags', (t) => t.max(2))) },
+      { tags: ['abc'] },
+      context({ lang }),
+    );
+    expect(result).toEqual({
+      kind: 'invalid',
+      errors: { email: ['We need your email.'], dob: ['The date of birth field is required.'], 'tags.0': ['Keep tags short.'] },
+    });
+  });
+});
