@@ -7,12 +7,8 @@ import { MemoryCacheStore } from '../../adapters/cache/memory-cache-store.js';
 import { RedisCacheStore } from '../../adapters/cache/redis-cache-store.js';
 import { SqlCacheStore } from '../../adapters/cache/sql-cache-store.js';
 import type { SqlStatements } from '../../adapters/cache/sql-cache-store.js';
-import { openDatabase } from '../../adapters/persistence/mikro-orm/database.js';
-import type { Database } from '../../adapters/persistence/mikro-orm/database.js';
-import { FRAMEWORK_ROOT } from '../../composition/app.js';
-import { parseConfig } from '../../composition/config.js';
-import { TEST_APP_KEY, useEngines } from '../support/databases.js';
-import { useMigratedDatabase } from '../support/migrated-database.js';
+import { useEngines } from '../support/databases.js';
+import { useMigratedDatabase, useSecondPool } from '../support/migrated-database.js';
 import { deleteRedisKeys, redisAvailable, redisTestPrefix, redisUrl } from '../support/redis-server.js';
 import { cacheStoreContract } from './cache-store.contract.js';
 import type { StoreTime } from './cache-store.contract.js';
@@ -37,13 +33,7 @@ for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(engine.name, () => {
     const db = useMigratedDatabase(engine);
     // A second pool on the same database: what a second server process would have.
-    let second: Database | null = null;
-    beforeAll(async () => {
-      second = await openDatabase(parseConfig({ APP_KEY: TEST_APP_KEY, DATABASE_URL: engine.url() }, FRAMEWORK_ROOT).database);
-    });
-    afterAll(async () => {
-      await second?.close();
-    });
+    const second = useSecondPool(engine);
     const clear = () => db().raw.session((sql) => sql.exec('DELETE FROM cache'));
     const rows = () =>
       db().raw.session((sql) => sql.query<{ key: string; value: string; expires_at: unknown }>('SELECT key, value, expires_at FROM cache ORDER BY key'));
@@ -51,8 +41,7 @@ for (const engine of useEngines()) {
     cacheStoreContract(`SQL on ${engine.name}`, async () => {
       await clear();
       const clock = new FixedClock('2026-08-01T12:00:00Z');
-      if (second === null) throw new Error('the second pool is opened in beforeAll');
-      return { store: new SqlCacheStore(db().raw, clock), sibling: new SqlCacheStore(second.raw, clock), time: fixedTime(clock) };
+      return { store: new SqlCacheStore(db().raw, clock), sibling: new SqlCacheStore(second().raw, clock), time: fixedTime(clock) };
     });
 
     describe(`SqlCacheStore on ${engine.name}`, () => {

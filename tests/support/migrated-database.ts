@@ -28,3 +28,21 @@ export function useMigratedDatabase(engine: EngineUnderTest): () => Database {
     return database;
   };
 }
+
+/**
+ * A second pool on the engine's database for the enclosing `describe`: what a second server
+ * or worker process has (call inside a `describe`, after `useMigratedDatabase`).
+ */
+export function useSecondPool(engine: EngineUnderTest): () => Database {
+  let second: Database | null = null;
+  beforeAll(async () => {
+    second = await openDatabase(parseConfig({ APP_KEY: TEST_APP_KEY, DATABASE_URL: engine.url() }, FRAMEWORK_ROOT).database);
+  });
+  afterAll(async () => {
+    await second?.close();
+  });
+  return () => {
+    if (second === null) throw new Error('The second pool is opened in beforeAll');
+    return second;
+  };
+}
