@@ -13,6 +13,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import { provide } from './container.js';
 import type { RegisteredJob } from './jobs.js';
 import type { AppServices } from './services.js';
+import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 
 /** The jobs an app registered (`app.job(…)`, modules' `jobs`), by name. */
@@ -69,9 +70,31 @@ export function createWorker(services: AppServices, registry: JobRegistry, provi
       random: () => fractionOf(random.bytes(4)),
       logger: services.get(TOKENS.logger),
       batches: services.get(TOKENS.jobBatches),
+      redact: redactor(secretsOf(services.config)),
     },
     options,
   );
+}
+
+/** The secrets of the configuration as they could appear in an error's text. */
+export function secretsOf(config: Config): string[] {
+  const secrets = [config.app.key.reveal().toString('base64'), config.app.key.reveal().toString('base64url')];
+  const urls = [config.redis.url.reveal(), config.mail.url.reveal(), ...(config.database.engine === 'postgres' ? [config.database.url.reveal()] : [])];
+  for (const url of urls) {
+    try {
+      const password = decodeURIComponent(new URL(url).password);
+      if (password !== '') secrets.push(password);
+    } catch {
+      // Not a URL with a password: nothing of it to hide.
+    }
+  }
+  // Short values would blank ordinary words; the URLs' passwords are what errors echo.
+  return secrets.filter((secret) => secret.length >= 4);
+}
+
+/** Replaces every secret with `[secret]`, as the Secret type prints itself. */
+export function redactor(secrets: readonly string[]): (text: string) => string {
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join('[secret]'), text);
 }
 
 /** Every queue the app's jobs name, `default` first: what `serve` and a bare `queue:work` work on. */

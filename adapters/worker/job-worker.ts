@@ -51,6 +51,8 @@ export interface WorkerDeps {
   readonly logger: Logger;
   /** Where batches count their ended jobs; absent when the app keeps none. */
   readonly batches?: JobBatches;
+  /** Takes the app's secrets (passwords of its URLs, APP_KEY) out of an error before it is kept or logged. */
+  readonly redact?: (text: string) => string;
 }
 
 /** At most this much of an error (message and stack) is kept with a failed job. */
@@ -153,18 +155,22 @@ export class JobWorker {
       if (decision.kind === 'retry') {
         await this.deps.queue.retryLater(job, decision.at);
         this.stats.retried++;
-        this.deps.logger.warn('a job failed and will be retried', { job: job.name, id: job.id, attempt: job.attempts, tries: job.tries, retryInMs: decision.delayMs, error: describe(outcome) });
+        this.deps.logger.warn('a job failed and will be retried', { job: job.name, id: job.id, attempt: job.attempts, tries: job.tries, retryInMs: decision.delayMs, error: this.redact(describe(outcome)) });
       } else {
-        const failed = await this.deps.queue.fail(job, errorText(outcome), this.deps.clock.now());
+        const failed = await this.deps.queue.fail(job, this.redact(errorText(outcome)), this.deps.clock.now());
         this.stats.failed++;
         if (failed) await this.batchStep(job, 'failed');
-        this.deps.logger.error('a job failed for good', { job: job.name, id: job.id, attempts: job.attempts, reason: decision.reason, error: describe(outcome) });
+        this.deps.logger.error('a job failed for good', { job: job.name, id: job.id, attempts: job.attempts, reason: decision.reason, error: this.redact(describe(outcome)) });
       }
     } catch (error) {
       // The outcome is lost with the connection: the job stays leased and comes back after its
       // lease (at least once), rather than being marked done without certainty.
       this.deps.logger.error("a job's outcome could not be recorded; it runs again after its lease", { job: job.name, id: job.id, error: describe(error) });
     }
+  }
+
+  private redact(text: string): string {
+    return this.deps.redact?.(text) ?? text;
   }
 
   /** Counts the job in its batch, and dispatches the batch's callbacks this step calls for. */

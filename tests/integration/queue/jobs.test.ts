@@ -40,6 +40,12 @@ const Flaky = defineJob({
     return Promise.reject(new Error(`boom ${label}`));
   },
 });
+const Leaky = defineJob({
+  name: 'leaky',
+  tries: 1,
+  payload: object({}),
+  handle: (_payload, { services }) => Promise.reject(new Error(`cannot reach ${services.config.redis.url.reveal()}`)),
+});
 const Slow = defineJob({
   name: 'slow',
   tries: 1,
@@ -49,7 +55,7 @@ const Slow = defineJob({
 });
 
 function build(options: ConstructorParameters<typeof Object>[0]) {
-  return App.create(options as never).job(Record).job(Urgent).job(Flaky).job(Slow).provide(Greeting, 'hello');
+  return App.create(options as never).job(Record).job(Urgent).job(Flaky).job(Slow).job(Leaky).provide(Greeting, 'hello');
 }
 
 function queueApp(environment: () => Record<string, string>): () => TestApp {
@@ -71,7 +77,7 @@ function queueApp(environment: () => Record<string, string>): () => TestApp {
 for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(`jobs on the database driver, ${engine.name}`, () => {
     const url = useOwnDatabase(engine);
-    const app = queueApp(() => ({ DATABASE_URL: url() }));
+    const app = queueApp(() => ({ DATABASE_URL: url(), REDIS_URL: 'redis://:hunter2-redis@127.0.0.1:6390' }));
     const jobs = async () => (await app().app.services()).get(TOKENS.jobs);
     const work = (...args: string[]) => app().call('queue:work', ['--once', ...args]);
 
@@ -137,6 +143,15 @@ for (const engine of useEngines()) {
       await (await jobs()).dispatch(Flaky.with({ label: 'e' }));
       await work();
       expect((await app().call('queue:flush')).stdout).toBe('Deleted 1 failed job.');
+    });
+
+    it("keeps no secret of the app's settings in a failed job's error", async () => {
+      await (await jobs()).dispatch(Leaky.with({}));
+      await work();
+      const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { error: string }[];
+      expect(failed?.error).toContain('cannot reach redis://:[secret]@127.0.0.1:6390');
+      expect(failed?.error).not.toContain('hunter2-redis');
+      await app().call('queue:flush');
     });
 
     it('fails a job that overruns its timeout, saying so', async () => {
