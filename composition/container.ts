@@ -28,6 +28,7 @@ import { OtpauthTotp } from '../adapters/otp/otpauth-totp.js';
 import { QrcodeSvg } from '../adapters/qr/qrcode-svg.js';
 import { SqlTwoFactorStore } from '../adapters/persistence/mikro-orm/sql-two-factor-store.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
+import { buildStorage, storageSettings } from './storage.js';
 import { SqlPasswordResetTokens } from '../adapters/persistence/mikro-orm/sql-password-reset-tokens.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
@@ -171,6 +172,9 @@ export function buildContainer(parts: ContainerParts): Container {
         });
     }
   });
+  provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock], (config, clock) =>
+    buildStorage(storageSettings(config), { appUrl: config.app.url, key: deriveAppKeys(config.app.key.reveal()).signedUrls, clock }),
+  );
   // Runs when the app closes (services.close unbinds the container): the Redis connection
   // would otherwise keep the process alive.
   container.onDeactivation(id(TOKENS.cacheStore), (store) => (store instanceof RedisCacheStore ? store.close() : undefined));

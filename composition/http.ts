@@ -16,6 +16,7 @@ import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
 import { FrameworkError } from '../domain/shared/errors.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { PUBLIC_DISK_PATH, storageSettings } from './storage.js';
 import type { AfterResponseWork } from '../adapters/http/after-response.js';
 
 /** What the App contributes to its HTTP kernel besides configuration and services. */
@@ -146,5 +147,8 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     rateLimiters: parts.rateLimiters,
     records: services.get(TOKENS.recordFinder),
     webhooks: parts.webhooks,
+    storage: services.get(TOKENS.storage),
+    publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storageSettings(config).publicRoot }],
+    uploadTempDir: storageSettings(config).uploadTempDir,
   });
 }

@@ -66,6 +66,14 @@ export type { IdentityProvider, OAuth2Provider, OpenIdProvider, ProviderDefiniti
 export type { HttpClient } from '../ports/http-client.js';
 export { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 export { AccountLinked, AccountUnlinked, LoggedInWith } from '../domain/oauth/events.js';
+// Files: uploads, storage disks and the checks the file rules make.
+export { Upload, uploadIn, uploadsIn } from '../adapters/http/uploads/upload.js';
+export { readImageDimensions } from '../adapters/http/uploads/file-facts.js';
+export { uploadField } from '../adapters/http/uploads/upload-field.js';
+export type { Storage, StorageDisk, StoredObject } from '../ports/storage.js';
+export { safeStorageKey, checkStorageKey, UnsafeStorageKey } from '../domain/storage/storage-key.js';
+export { isUploadedFile, isImage, matchesTypes, fitsDimensions, withinKilobytes } from '../domain/uploads/uploaded-file.js';
+export type { ImageDimensions, DimensionConstraints } from '../domain/uploads/uploaded-file.js';
 export { defineJob, JobDefinition, InvalidJobPayload } from './jobs.js';
 export type { JobContext, JobSpec, RegisteredJob } from './jobs.js';
 export { Backoffs } from '../domain/queue/backoff.js';

@@ -65,6 +65,7 @@ import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
 import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
 import type { RecordActivity } from '../application/audit/record-activity.js';
+import type { Storage } from '../ports/storage.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Transactions } from '../ports/transactions.js';
 import type { JobBatches } from '../ports/job-batches.js';
@@ -150,6 +151,8 @@ export const TOKENS = {
   unlinkProvider: token<UnlinkProvider>('UnlinkProvider'),
   showLinkedAccounts: token<ShowLinkedAccounts>('ShowLinkedAccounts'),
   recordActivity: token<RecordActivity>('RecordActivity'),
+  /** The app's storage disks (FILESYSTEM_DISK, S3_*): `ctx.service(TOKENS.storage).disk('public')`. */
+  storage: token<Storage>('Storage'),
   /** Where jobs wait (QUEUE_CONNECTION). */
   jobQueue: token<JobQueue>('JobQueue'),
   /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */

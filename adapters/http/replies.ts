@@ -3,7 +3,10 @@
  * one place (`hapi/send-reply.ts`). Plain strings are HTML, plain objects and arrays are JSON,
  * and `combine(primary, ...extras)` adds toasts, cookies and partial-update headers.
  */
+import { checkStorageKey } from '../../domain/storage/storage-key.js';
+import type { Storage, StorageDisk } from '../../ports/storage.js';
 import type { SetCookie } from './cookies.js';
+import { HttpAbort } from './http-error.js';
 
 export class View {
   private constructor(
@@ -102,6 +105,11 @@ function mediaType(contentType: string): string {
   return (contentType.split(';')[0] ?? '').trim();
 }
 
+/** Whether a browser may show this type inline on the site's origin (not HTML, XML, SVG, JavaScript). */
+export function mayShowInline(contentType: string): boolean {
+  return !NEVER_INLINE.test(mediaType(contentType));
+}
+
 /** Where a download's bytes come from: in memory, a file on disk (streamed), or a stream. */
 export type DownloadSource =
   | { kind: 'bytes'; body: Uint8Array | string }
@@ -130,6 +138,22 @@ export class Download {
     return new Download({ kind: 'stream', stream }, filename, contentType, 'attachment');
   }
 
+  /**
+   * A file from a storage disk, streamed: `await Download.fromStorage(disk, 'reports/jan.pdf')`
+   * (or the app's `Storage`, meaning its default disk, FILESYSTEM_DISK).
+   * The name shown defaults to the key's last segment; the type is the caller's, else the one
+   * the disk kept (S3), else `application/octet-stream`. A missing key answers 404; an unsafe
+   * one (`../x`) too, as a visitor may have typed it.
+   */
+  static async fromStorage(from: StorageDisk | Storage, key: string, options: { filename?: string; contentType?: string } = {}): Promise<Download> {
+    if (checkStorageKey(key).kind !== 'ok') throw new HttpAbort(404, '');
+    const disk = 'get' in from ? from : from.default;
+    const stored = await disk.get(key);
+    if (stored === null) throw new HttpAbort(404, '');
+    const contentType = options.contentType ?? stored.contentType ?? 'application/octet-stream';
+    return new Download({ kind: 'stream', stream: stored.stream }, options.filename ?? key.split('/').pop() ?? 'download', contentType, 'attachment');
+  }
+
   /** The bytes of a `Download.bytes`; undefined for files and streams. */
   get body(): Uint8Array | string | undefined {
     return this.source.kind === 'bytes' ? this.source.body : undefined;
@@ -137,7 +161,7 @@ export class Download {
 
   /** Shown in the browser, except HTML, XML, SVG and JavaScript, which stay downloads. */
   inline(): Download {
-    return new Download(this.source, this.filename, this.contentType, NEVER_INLINE.test(mediaType(this.contentType)) ? 'attachment' : 'inline');
+    return new Download(this.source, this.filename, this.contentType, mayShowInline(this.contentType) ? 'inline' : 'attachment');
   }
 
   /** `Content-Disposition` with a filename no browser can misread as a path or a header. */

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Hapi from '@hapi/hapi';
 import type { Server } from '@hapi/hapi';
 import Inert from '@hapi/inert';
@@ -40,6 +42,10 @@ import { timeoutStage } from './stages/timeout.js';
 import { trustedHostsStage } from './stages/trusted-hosts.js';
 import { viewsStage } from './stages/views.js';
 import { viewGlobals } from './view-globals.js';
+import { storageRoutes } from '../storage/storage-routes.js';
+import type { StorageRouteOptions } from '../storage/storage-routes.js';
+import { storageUrl } from '../storage/storage-url.js';
+import { uploadStage } from '../uploads/hapi-uploads.js';
 import type { AsyncRequestOrigin } from '../async-request-origin.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
 import type { AfterResponseWork } from '../after-response.js';
@@ -95,6 +101,11 @@ export interface HttpKernelOptions {
   records: RecordFinder;
   /** `App.webhook(name, verifier)`: the signature checks of `Routes.webhook` routes. */
   webhooks: ReadonlyMap<string, WebhookVerifier>;
+  /** The storage disks: local public files served under their path, temporary links, `storage_url()`. */
+  storage?: StorageRouteOptions['storage'];
+  publicStorage?: StorageRouteOptions['publicFolders'];
+  /** Where uploads wait while their request runs (UPLOAD_TMP_DIR); the system's temporary folder by default. */
+  uploadTempDir?: string;
 }
 
 const ROBOTS_TXT = 'User-agent: *\nDisallow:\n';
@@ -125,7 +136,14 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   const publicFiles = new PublicFiles(options.publicDirs, options.watchFiles);
   const sealer = new CookieSealer({ encryption: options.keys.cookieEncryption, integrity: options.keys.cookieIntegrity });
   const appOrigin = new URL(options.app.url).origin;
-  const globalsOptions = { app: options.app, renderer, publicFiles, shares: options.shares };
+  const storage = options.storage;
+  const globalsOptions = {
+    app: options.app,
+    renderer,
+    publicFiles,
+    shares: options.shares,
+    ...(storage === undefined ? {} : { storageUrl: (key: string, disk?: string) => storageUrl(storage, key, disk) }),
+  };
 
   // Registered first: a page made from one of hapi's errors still gets the headers below.
   formTooLargeAnswers(server, options.uploadMaxBytes);
@@ -138,6 +156,8 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
+  uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => options.clock.now(), translator: options.forms.translator });
+  if (storage !== undefined) storageRoutes(server, { storage, publicFolders: options.publicStorage ?? [], signing: { key: options.keys.signedUrls, clock: options.clock } });
 
   const driver =
     options.sessionStore === null

@@ -31,6 +31,8 @@ export interface ViewGlobalsOptions {
   renderer: ViewRenderer;
   publicFiles: PublicFiles;
   shares: readonly SharedValue[];
+  /** `storage_url(key, disk?)`: the public URL of a stored file; absent when the app has no storage. */
+  storageUrl?: (key: string, disk?: string) => string;
 }
 
 type Keywords = Record<string, unknown> & { __keywords?: true };
@@ -89,6 +91,10 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
       return ctx.url(String(name), rest as (string | number)[], keywords);
     },
     asset: (path: string) => options.publicFiles.assetUrl(path),
+    storage_url: (key: string, disk?: string) => {
+      if (options.storageUrl === undefined) throw new Error('storage_url() needs the app\'s storage disks');
+      return options.storageUrl(String(key), disk === undefined ? undefined : String(disk));
+    },
     route_is: (...patterns: string[]) => ctx.route.is(...patterns),
     route_exists: (name: string) => ctx.hasRoute(name),
     class_names: (...args: unknown[]) => classNames(args),

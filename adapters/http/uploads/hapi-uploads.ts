@@ -1,0 +1,56 @@
+import type { Server } from '@hapi/hapi';
+import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
+import type { Translator } from '../../../ports/translator.js';
+import { bodyKind } from '../hapi/stages/body-limit.js';
+import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart, sweepStaleUploads } from './multipart.js';
+
+export interface UploadStageOptions {
+  /** UPLOAD_MAX_SIZE. */
+  maxBytes: number;
+  /** Where uploads wait while their request runs. */
+  tempDir: string;
+  /** The clock, to tell a crashed process's leftovers (an hour old) at start. */
+  now: () => Date;
+  /** The sentences of refusals in the visitor's language (by Accept-Language: no session is open yet); English without. */
+  translator?: Translator;
+}
+
+/** Leftovers older than this are a crashed process's: no request runs an hour. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+/**
+ * Puts the transport-neutral multipart parser in front of hapi's: for a multipart body on the
+ * catch-all route, the body is read here, after routing and before hapi's own payload step,
+ * which skips a request whose payload is already set (hapi's documented way to replace it).
+ * Handlers then find text fields and `Upload` values in `ctx.body()`. The temporary files are
+ * removed when the response is over (or the client went away). A refused body gets its status
+ * and sentence (`The form is too large.`) with nothing left on disk.
+ */
+export function uploadStage(server: Server, options: UploadStageOptions): void {
+  const limits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: options.maxBytes };
+  server.ext('onPreStart', async () => {
+    await sweepStaleUploads(options.tempDir, STALE_UPLOAD_MS, options.now());
+  });
+  server.ext('onPreAuth', async (request, h) => {
+    if (request.method === 'get' || request.method === 'head' || bodyKind(request) !== 'upload') return h.continue;
+    // Webhook routes keep their bytes for the signature check.
+    if (request.route.settings.app?.fwRawBody === true) return h.continue;
+    try {
+      const parsed = await parseMultipart(request.raw.req, request.headers, { tempDir: options.tempDir, limits });
+      request.raw.res.once('close', () => void parsed.cleanup());
+      // hapi's types mark `payload` read-only; its lifecycle reads a payload set here and skips parsing.
+      (request as { payload: unknown }).payload = parsed.fields;
+      return h.continue;
+    } catch (error) {
+      if (!(error instanceof MultipartError)) throw error;
+      const header = request.headers['accept-language'];
+      const message =
+        options.translator === undefined
+          ? error.message
+          : options.translator
+              .lang(negotiateLocale({ session: null, acceptLanguage: typeof header === 'string' ? header : null, available: options.translator.locales, fallback: options.translator.fallback }))
+              .t(`uploads.${error.reason.replaceAll('-', '_')}`);
+      return h.response(message).code(error.status).type('text/plain; charset=utf-8').takeover();
+    }
+  });
+}
