@@ -39,6 +39,10 @@ import type { Module, ModuleClass, Seeder } from './module.js';
 import { appServices } from './services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { checkScheduleEntry, startScheduler } from './schedule.js';
+import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
+import { bindWebhooks, DeliverWebhook } from './webhooks.js';
+import type { OutgoingWebhooksOptions } from './webhooks.js';
 import type { RegisteredJob } from './jobs.js';
 import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './queue.js';
 import { QueuedAuthMail, SendAuthMail, queuedSecretsBox } from './queued-auth-mail.js';
@@ -104,6 +108,8 @@ export class App {
   private customTokens: TokenVerifier | null = null;
   private readonly listeners: { type: EventClass<object>; listener: (event: never, services: AppServices) => void | Promise<void> }[] = [];
   private booted: Promise<AppServices> | null = null;
+  private readonly scheduled: ScheduleEntry[] = [];
+  private outgoing: OutgoingWebhooksOptions | null = null;
   private readonly registeredJobs = new Map<string, RegisteredJob>();
 
   private constructor(private readonly options: AppOptions) {
@@ -257,6 +263,36 @@ export class App {
     return this;
   }
 
+  /**
+   * A task run on a cron expression, read in APP_TIMEZONE: five fields (minute hour day month
+   * weekday) or six with seconds first. `serve` and `schedule:work` run it; each slot runs once
+   * across every process of the app. `app.schedule('reports:daily', '0 6 * * *', async
+   * (services) => …, { withoutOverlapping: true })`.
+   */
+  schedule(name: string, cron: string, task: ScheduledFunction, options: ScheduleOptions = {}): this {
+    const entry = { name, expression: cron, run: task, options };
+    checkScheduleEntry(entry, this.scheduled);
+    this.scheduled.push(entry);
+    return this;
+  }
+
+  /**
+   * Turns on `webhooks.send(url, event, payload)` (`services.get(TOKENS.webhooks)`): deliveries
+   * are recorded in `webhook_deliveries` and attempted by the job `fw.webhooks.deliver` on the
+   * queue `webhooks` (a worker runs it: `serve`, or `queue:work --queue webhooks`), signed with
+   * the endpoint's `whsec_` secret.
+   */
+  outgoingWebhooks(options: OutgoingWebhooksOptions = {}): this {
+    if (this.outgoing !== null) throw new TypeError('outgoingWebhooks() is called twice');
+    this.outgoing = options;
+    return this.job(DeliverWebhook);
+  }
+
+  /** The app's scheduled tasks, in the order registered. */
+  scheduleEntries(): readonly ScheduleEntry[] {
+    return this.scheduled;
+  }
+
   /** Every route of the app's modules, validated: duplicate names or routes stop start-up. */
   routeTable(): RouteTable<Handler> {
     return buildRouteTable(
@@ -330,12 +366,15 @@ export class App {
     });
     await server.start();
     logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
+    // The scheduler of this process, unless SCHEDULER=false (another process runs `schedule:work`).
+    const scheduler = services.config.scheduler.enabled && this.scheduled.length > 0 ? await startScheduler(this.scheduled, services) : null;
     const worker = this.serveWorker(services);
     return {
       url: server.info.uri,
       services,
       settled: () => afterResponse.settled(),
       stop: async () => {
+        await scheduler?.stop();
         await server.stop({ timeout: 10_000 });
         // Mails and other work the last requests left for after their answers are not lost.
         await afterResponse.settled();
@@ -385,6 +424,7 @@ export class App {
       provide(container, TOKENS.authMail, [TOKENS.config, TOKENS.authMailNow, TOKENS.jobs, TOKENS.random], (settings, now, jobs, random) =>
         settings.queue.connection === 'sync' ? now : new QueuedAuthMail(jobs, queuedSecretsBox(settings, random)),
       );
+      bindWebhooks(container, config, this.outgoing);
       bindQueue(container);
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;

@@ -7,6 +7,12 @@ import { routeListCommand } from '../adapters/cli/commands/route-list.js';
 import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
+import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
+import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
+import { webhookCommands } from '../adapters/cli/commands/webhooks.js';
+import { makeNotificationCommand } from '../adapters/cli/commands/make-notification.js';
+import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
+import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
 import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
 import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
@@ -59,6 +65,34 @@ export function frameworkCommands(app: App): CliCommand[] {
       async sessions() {
         const services = await app.services();
         return { store: services.get(TOKENS.sessionStore), clock: services.get(TOKENS.clock), driver: services.config.session.driver };
+      },
+    }),
+    cachePruneCommand({
+      async cache() {
+        const services = await app.services();
+        // The table whatever CACHE_STORE says: rows left from when the store was the database go too.
+        const store = new SqlCacheStore(services.get(TOKENS.database).raw, services.get(TOKENS.clock));
+        return { pruneExpired: () => store.pruneExpired(), store: services.config.cache.store };
+      },
+    }),
+    makeNotificationCommand({ root: () => app.root }),
+    ...webhookCommands(async () => {
+      const services = await app.services();
+      return { deliveries: services.get(TOKENS.webhookDeliveries), webhooks: services.get(TOKENS.webhooks), clock: services.get(TOKENS.clock) };
+    }),
+    ...scheduleCommands({
+      schedule: async () => scheduleServices(app.scheduleEntries(), await app.services()),
+      async work(announce) {
+        const entries = app.scheduleEntries();
+        if (entries.length === 0) {
+          announce('No tasks are scheduled; nothing to run.');
+          return;
+        }
+        const scheduler = await startScheduler(entries, await app.services());
+        announce(`Running ${entries.length} scheduled task${entries.length === 1 ? '' : 's'}. Press Ctrl+C to stop.`);
+        await untilSignal();
+        announce('Stopping: waiting for the runs under way…');
+        await scheduler.stop();
       },
     }),
     routeListCommand({

@@ -17,7 +17,7 @@ export interface Config {
     debug: boolean;
     /** The app's language (`app.locale` in views, `ctx.locale`); translations arrive later. */
     locale: string;
-    /** APP_TIMEZONE: an IANA zone (`Europe/Berlin`) for the `date` filter; UTC by default. */
+    /** APP_TIMEZONE: an IANA zone (`Europe/Berlin`) for the `date` filter and the scheduler's cron expressions; UTC by default. */
     timezone: string;
     /** APP_CURRENCY: an ISO 4217 code (`EUR`) for money formats; USD by default. */
     currency: string;
@@ -33,6 +33,8 @@ export interface Config {
   cache: { store: 'memory' | 'database' | 'redis' };
   mail: { url: Secret; from: string };
   redis: { url: Secret };
+  /** SCHEDULER=false keeps `serve` from running the scheduler (`schedule:work` runs it anyway). */
+  scheduler: { enabled: boolean };
   /**
    * QUEUE_CONNECTION (database, the default; redis; sync runs jobs at dispatch), QUEUE_PREFIX
    * (the Redis keys' prefix), QUEUE_SERVE_WORKERS (jobs `serve` runs at once; 0 runs none).
@@ -257,6 +259,7 @@ function schema(root: string) {
     MAIL_URL: defaulted(setting('MAIL_URL', urlWithScheme(['smtp', 'smtps', 'log'], 'smtp://user:pass@smtp.example.com:587 or log:')), 'log:'),
     MAIL_FROM: defaulted(setting('MAIL_FROM', mailFromSetting), 'fw <no-reply@localhost>'),
     REDIS_URL: defaulted(setting('REDIS_URL', urlWithScheme(['redis', 'rediss'], 'redis://127.0.0.1:6379')), 'redis://127.0.0.1:6379'),
+    SCHEDULER: defaulted(setting('SCHEDULER', booleanSetting), 'true'),
     QUEUE_CONNECTION: defaulted(setting('QUEUE_CONNECTION', oneOf(['database', 'redis', 'sync'] as const)), 'database'),
     QUEUE_PREFIX: defaulted(setting('QUEUE_PREFIX', queuePrefixSetting), 'fw'),
     QUEUE_SERVE_WORKERS: defaulted(setting('QUEUE_SERVE_WORKERS', integerSetting(0, 1000)), '1'),
@@ -309,6 +312,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
     cache: { store: v.CACHE_STORE },
     mail: { url: v.MAIL_URL, from: v.MAIL_FROM },
     redis: { url: v.REDIS_URL },
+    scheduler: { enabled: v.SCHEDULER },
     queue: { connection: v.QUEUE_CONNECTION, prefix: v.QUEUE_PREFIX, serveWorkers: v.QUEUE_SERVE_WORKERS },
     env: (name) => present[name],
   };

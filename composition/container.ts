@@ -59,6 +59,9 @@ import { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-accounts.js';
 import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';
+import { SqlScheduleRuns } from '../adapters/persistence/mikro-orm/sql-schedule-runs.js';
+import { SqlWebhookDeliveries } from '../adapters/persistence/mikro-orm/sql-webhook-deliveries.js';
+import { SqlNotificationStore } from '../adapters/persistence/mikro-orm/sql-notification-store.js';
 import { createTranslator } from './views.js';
 import { FormValidation } from '../application/validation/form-validation.js';
 import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
@@ -192,6 +195,9 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
   provide(container, TOKENS.linkedAccounts, [TOKENS.database], (db) => new SqlLinkedAccounts(db.raw));
   provide(container, TOKENS.activityLog, [TOKENS.database], (db) => new SqlActivityLog(db.raw));
+  provide(container, TOKENS.scheduleRuns, [TOKENS.database], (db) => new SqlScheduleRuns(db.raw));
+  provide(container, TOKENS.webhookDeliveries, [TOKENS.database], (db) => new SqlWebhookDeliveries(db.raw));
+  provide(container, TOKENS.notificationStore, [TOKENS.database], (db) => new SqlNotificationStore(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
   provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).

@@ -65,11 +65,17 @@ import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
 import type { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import type { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
 import type { RecordActivity } from '../application/audit/record-activity.js';
-import type { Storage } from '../ports/storage.js';
+import type { ScheduleRuns } from '../ports/schedule-runs.js';
+import type { WebhookDeliveries } from '../ports/webhook-deliveries.js';
+import type { OutgoingWebhooks } from '../application/webhooks/webhooks.js';
+import type { NotificationStore } from '../ports/notification-store.js';
+import type { DeliverNotification } from '../application/notifications/deliver-notification.js';
+import type { Notifier } from '../application/notifications/notifier.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Transactions } from '../ports/transactions.js';
 import type { JobBatches } from '../ports/job-batches.js';
 import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
+import type { Storage } from '../ports/storage.js';
 
 /** A service identifier that remembers the type it resolves to (handlers use it with `ctx.service`). */
 export type Token<T> = ServiceKey<T>;
@@ -151,14 +157,23 @@ export const TOKENS = {
   unlinkProvider: token<UnlinkProvider>('UnlinkProvider'),
   showLinkedAccounts: token<ShowLinkedAccounts>('ShowLinkedAccounts'),
   recordActivity: token<RecordActivity>('RecordActivity'),
-  /** The app's storage disks (FILESYSTEM_DISK, S3_*): `ctx.service(TOKENS.storage).disk('public')`. */
-  storage: token<Storage>('Storage'),
+  /** One row per scheduled task and slot, shared by every scheduler of the app. */
+  scheduleRuns: token<ScheduleRuns>('ScheduleRuns'),
+  webhookDeliveries: token<WebhookDeliveries>('WebhookDeliveries'),
+  /** `webhooks.send(url, event, payload)`; working once the app called `outgoingWebhooks()`. */
+  webhooks: token<OutgoingWebhooks>('Webhooks'),
+  notificationStore: token<NotificationStore>('NotificationStore'),
+  deliverNotification: token<DeliverNotification>('DeliverNotification'),
+  /** `notifier.send(userId, Notification.with(data))`; bound by the Notifications module. */
+  notifier: token<Notifier>('Notifier'),
   /** Where jobs wait (QUEUE_CONNECTION). */
   jobQueue: token<JobQueue>('JobQueue'),
   /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
   jobs: token<JobDispatcher>('JobDispatcher'),
   transactions: token<Transactions>('Transactions'),
   jobBatches: token<JobBatches>('JobBatches'),
+  /** The app's storage disks (FILESYSTEM_DISK, S3_*): `ctx.service(TOKENS.storage).disk('public')`. */
+  storage: token<Storage>('Storage'),
 } as const;
 
 export type TokenType<K> = K extends Token<infer T> ? T : never;

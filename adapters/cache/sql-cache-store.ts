@@ -44,8 +44,8 @@ const INCREMENT = {
 // SKIP LOCKED: two servers cleaning up at once take different rows instead of waiting on (or
 // deadlocking with) each other and with increments; SQLite has a single writer anyway.
 const PRUNE = {
-  sqlite: 'DELETE FROM cache WHERE key IN (SELECT key FROM cache WHERE expires_at <= ? LIMIT ?)',
-  postgres: 'DELETE FROM cache WHERE key IN (SELECT key FROM cache WHERE expires_at <= ? LIMIT ? FOR UPDATE SKIP LOCKED)',
+  sqlite: 'DELETE FROM cache WHERE key IN (SELECT key FROM cache WHERE expires_at <= ? LIMIT ?) RETURNING key',
+  postgres: 'DELETE FROM cache WHERE key IN (SELECT key FROM cache WHERE expires_at <= ? LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING key',
 } satisfies Record<Engine, string>;
 
 /**
@@ -101,9 +101,20 @@ export class SqlCacheStore implements CacheStore {
     await this.sql.session((sql) => sql.query('DELETE FROM cache WHERE key = ?', [key]));
   }
 
-  /** Deletes up to `pruneBatch` expired rows now; `increment` calls it every `pruneEvery` times. */
-  async prune(): Promise<void> {
-    await this.sql.session((sql) => sql.query(PRUNE[this.sql.engine], [this.clock.now(), this.pruneBatch]));
+  /** Deletes up to `pruneBatch` expired rows now and says how many; `increment` calls it every `pruneEvery` times. */
+  async prune(): Promise<number> {
+    const rows = await this.sql.session((sql) => sql.query(PRUNE[this.sql.engine], [this.clock.now(), this.pruneBatch]));
+    return rows.length;
+  }
+
+  /**
+   * Deletes every row expired by now (`fwx cache:prune`), a batch at a time so that no single
+   * statement holds the table long; returns how many.
+   */
+  async pruneExpired(): Promise<number> {
+    let deleted = 0;
+    for (let batch = await this.prune(); batch > 0; batch = batch < this.pruneBatch ? 0 : await this.prune()) deleted += batch;
+    return deleted;
   }
 }
 

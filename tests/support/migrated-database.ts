@@ -30,8 +30,8 @@ export function useMigratedDatabase(engine: EngineUnderTest): () => Database {
 }
 
 /**
- * A second pool on the engine's database for the enclosing `describe`: what a second server
- * or worker process has (call inside a `describe`, after `useMigratedDatabase`).
+ * A second connection pool on the engine's database, opened before the describe's tests and
+ * closed after: what a second server or worker process would have. Call inside a `describe`.
  */
 export function useSecondPool(engine: EngineUnderTest): () => Database {
   let second: Database | null = null;

@@ -310,6 +310,31 @@ describe('APP_LOCALE', () => {
   });
 });
 
+describe('APP_TIMEZONE and SCHEDULER (the scheduler)', () => {
+  const key = `base64:${Buffer.alloc(32, 3).toString('base64')}`;
+
+  it.each([
+    [undefined, 'UTC'],
+    ['Europe/Berlin', 'Europe/Berlin'],
+    ['UTC', 'UTC'],
+  ])('APP_TIMEZONE %s gives %s', (value, expected) => {
+    expect(parseConfig(value === undefined ? { APP_KEY: key } : { APP_KEY: key, APP_TIMEZONE: value }, '/app').app.timezone).toBe(expected);
+  });
+
+  it.each(['Mars/Olympus', 'CEST+2', 'Europe/'])('refuses APP_TIMEZONE %j in one line', (value) => {
+    expect(() => parseConfig({ APP_KEY: key, APP_TIMEZONE: value }, '/app')).toThrow(/^Invalid configuration: APP_TIMEZONE must be a time zone such as UTC or Europe\/Berlin/u);
+  });
+
+  it.each([
+    [undefined, true],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+  ])('SCHEDULER %s gives %s', (value, expected) => {
+    expect(parseConfig(value === undefined ? { APP_KEY: key } : { APP_KEY: key, SCHEDULER: value }, '/app').scheduler.enabled).toBe(expected);
+  });
+});
+
 describe('APP_TIMEZONE and APP_CURRENCY', () => {
   const key = `base64:${Buffer.alloc(32, 3).toString('base64')}`;
 
