@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Routes, TOKENS, View, createDefaultApp } from '../composition/index.js';
 import { benchEnvironment, serveParent } from './support/child-servers.js';
-import type { RequestContext } from '../adapters/http/request-context.js';
+import type { RequestContext } from '../adapters/http/kernel/request-context.js';
 
 /** A user the bench signs in as. */
 export interface BenchUser {

@@ -1,5 +1,5 @@
 import type { AccountServices } from '../adapters/http/auth/account-routes.js';
-import type { RequestContext } from '../adapters/http/request-context.js';
+import type { RequestContext } from '../adapters/http/kernel/request-context.js';
 import { TOKENS } from './tokens.js';
 import { servicesFrom } from './request-services.js';
 

@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { CliKernel } from '../adapters/cli/kernel.js';
 import type { CommandIO } from '../adapters/cli/command.js';
 import { scriptedInput } from '../adapters/cli/scripted-input.js';
-import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
-import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
+import type { LimiterRule } from '../adapters/http/kernel/stages/throttle.js';
+import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
-import type { ContextKey, Handler, Middleware, RequestContext } from '../adapters/http/request-context.js';
+import type { ContextKey, Handler, Middleware, RequestContext } from '../adapters/http/kernel/request-context.js';
 import { PinoLogger } from '../adapters/log/pino-logger.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import type { Gate, NamesOf } from '../adapters/access/registered-access-policy.js';
@@ -20,7 +20,9 @@ import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file
 import { buildRouteTable } from '../domain/routing/route-table.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import type { Environment } from 'nunjucks';
-import { buildHttpServer } from './http.js';
+import { buildFetchHandler, startHttpServer } from './http.js';
+import type { HttpParts } from './http.js';
+import type { FetchConnection, FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
 import { AfterResponseWork } from '../adapters/http/after-response.js';
 import { createViewRenderer } from './views.js';
 import { authLinks } from './auth-links.js';
@@ -324,8 +326,10 @@ export class App {
 
   /** Releases the database; the next command boots again. */
   async close(): Promise<void> {
+    await this.fetchWork.settled();
     const booted = this.booted;
     this.booted = null;
+    this.fetchHandler = null;
     if (booted !== null) await (await booted.catch(() => null))?.close();
   }
 
@@ -347,12 +351,65 @@ export class App {
       const envFile = join(this.root, this.options.envFile ?? '.env');
       await ensureAppKey(envFile, join(this.root, '.env.example'), this.environment());
     }
-    const services = await this.services();
+    const services = await this.migratedServices();
     const logger = services.get(TOKENS.logger);
-    const migrated = await services.get(TOKENS.migrator).migrate();
-    if (migrated.ran.length > 0) logger.info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
     const afterResponse = new AfterResponseWork();
-    const server = await buildHttpServer(services, {
+    const server = await startHttpServer(services, this.httpParts(afterResponse));
+    logger.info('serving', { url: services.config.app.url, listening: server.uri, transport: services.config.http.transport });
+    // The scheduler of this process, unless SCHEDULER=false (another process runs `schedule:work`).
+    const scheduler = services.config.scheduler.enabled && this.scheduled.length > 0 ? await startScheduler(this.scheduled, services) : null;
+    const worker = this.serveWorker(services);
+    return {
+      url: server.uri,
+      services,
+      settled: () => afterResponse.settled(),
+      stop: async () => {
+        await scheduler?.stop();
+        await server.stop(10_000);
+        // Mails and other work the last requests left for after their answers are not lost.
+        await afterResponse.settled();
+        // Takes no new job and lets the running ones finish before the database closes.
+        await worker?.stop();
+        await this.close();
+      },
+    };
+  }
+
+  /**
+   * The app as a WHATWG fetch handler, for a host that has its own server (node:http, a
+   * Hono-style runtime) or for tests without a socket:
+   *
+   *     const response = await app.fetch(new Request('http://localhost/health'));
+   *
+   * The first call boots the app and runs the migrations, as `serve` does. `connection` tells
+   * what the request does not carry: the peer's address (`ctx.ip`).
+   */
+  readonly fetch = (request: Request, connection?: FetchConnection): Promise<Response> => {
+    this.fetchHandler ??= this.startFetchHandler().catch((error: unknown) => {
+      this.fetchHandler = null;
+      throw error;
+    });
+    return this.fetchHandler.then((handler) => handler(request, connection));
+  };
+
+  private fetchHandler: Promise<FetchHandler> | null = null;
+  /** The work `app.fetch` requests left for after their answers; `close()` waits for it. */
+  private readonly fetchWork = new AfterResponseWork();
+
+  private async startFetchHandler(): Promise<FetchHandler> {
+    return buildFetchHandler(await this.migratedServices(), this.httpParts(this.fetchWork));
+  }
+
+  /** The services, with the migrations run: what serving needs. */
+  private async migratedServices(): Promise<AppServices> {
+    const services = await this.services();
+    const migrated = await services.get(TOKENS.migrator).migrate();
+    if (migrated.ran.length > 0) services.get(TOKENS.logger).info('migrations ran', { batch: migrated.batch, migrations: migrated.ran });
+    return services;
+  }
+
+  private httpParts(afterResponse: AfterResponseWork): HttpParts {
+    return {
       root: this.root,
       frameworkRoot: FRAMEWORK_ROOT,
       table: this.routeTable(),
@@ -363,25 +420,6 @@ export class App {
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
       afterResponse,
-    });
-    await server.start();
-    logger.info('serving', { url: services.config.app.url, listening: server.info.uri });
-    // The scheduler of this process, unless SCHEDULER=false (another process runs `schedule:work`).
-    const scheduler = services.config.scheduler.enabled && this.scheduled.length > 0 ? await startScheduler(this.scheduled, services) : null;
-    const worker = this.serveWorker(services);
-    return {
-      url: server.info.uri,
-      services,
-      settled: () => afterResponse.settled(),
-      stop: async () => {
-        await scheduler?.stop();
-        await server.stop({ timeout: 10_000 });
-        // Mails and other work the last requests left for after their answers are not lost.
-        await afterResponse.settled();
-        // Takes no new job and lets the running ones finish before the database closes.
-        await worker?.stop();
-        await this.close();
-      },
     };
   }
 

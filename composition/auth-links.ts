@@ -1,4 +1,4 @@
-import type { Handler } from '../adapters/http/request-context.js';
+import type { Handler } from '../adapters/http/kernel/request-context.js';
 import { emailVerificationHash, VERIFICATION_LINK_TTL_SECONDS } from '../domain/auth/email-verification.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import { urlFor } from '../domain/routing/url.js';

@@ -29,7 +29,7 @@ export interface Config {
   log: { level: LogLevel | 'silent' };
   database: { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: Secret };
   session: { driver: 'cookie' | 'database'; lifetimeMinutes: number; rememberLifetimeMinutes: number };
-  http: { uploadMaxBytes: number; bodyMaxDepth: number; requestTimeoutMs: number; trustedProxies: string[]; trustedHosts: string[] };
+  http: { uploadMaxBytes: number; bodyMaxDepth: number; requestTimeoutMs: number; trustedProxies: string[]; trustedHosts: string[]; transport: 'hapi' | 'fetch' };
   cache: { store: 'memory' | 'database' | 'redis' };
   mail: { url: Secret; from: string };
   redis: { url: Secret };
@@ -255,6 +255,8 @@ function schema(root: string) {
     REQUEST_TIMEOUT: defaulted(setting('REQUEST_TIMEOUT', durationSetting('s', 1)), '30'),
     TRUSTED_PROXIES: defaulted(setting('TRUSTED_PROXIES', trustedProxiesSetting), ''),
     TRUSTED_HOSTS: defaulted(setting('TRUSTED_HOSTS', trustedHostsSetting), ''),
+    // `fetch`: `serve` runs the kernel behind its fetch handler on node:http instead of hapi.
+    HTTP_TRANSPORT: defaulted(setting('HTTP_TRANSPORT', oneOf(['hapi', 'fetch'] as const)), 'hapi'),
     CACHE_STORE: defaulted(setting('CACHE_STORE', oneOf(['memory', 'database', 'redis'] as const)), 'memory'),
     MAIL_URL: defaulted(setting('MAIL_URL', urlWithScheme(['smtp', 'smtps', 'log'], 'smtp://user:pass@smtp.example.com:587 or log:')), 'log:'),
     MAIL_FROM: defaulted(setting('MAIL_FROM', mailFromSetting), 'fw <no-reply@localhost>'),
@@ -308,6 +310,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
       requestTimeoutMs: v.REQUEST_TIMEOUT * 1000,
       trustedProxies: v.TRUSTED_PROXIES,
       trustedHosts: v.TRUSTED_HOSTS,
+      transport: v.HTTP_TRANSPORT,
     },
     cache: { store: v.CACHE_STORE },
     mail: { url: v.MAIL_URL, from: v.MAIL_FROM },

@@ -55,7 +55,7 @@ import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
 import { LogMailer } from '../adapters/mail/log-mailer.js';
 import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import type { Logger } from '../ports/logger.js';
-import { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
+import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import { SqlLinkedAccounts } from '../adapters/persistence/mikro-orm/sql-linked-accounts.js';
 import { SqlActivityLog } from '../adapters/persistence/mikro-orm/sql-activity-log.js';

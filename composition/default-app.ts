@@ -1,4 +1,4 @@
-import type { Handler } from '../adapters/http/request-context.js';
+import type { Handler } from '../adapters/http/kernel/request-context.js';
 import { Routes } from '../domain/routing/routes.js';
 import type { AppOptions } from './app.js';
 import { App } from './app.js';

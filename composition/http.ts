@@ -1,12 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Server } from '@hapi/hapi';
+import type { AddressInfo } from 'node:net';
+import { CookieSealer } from '../adapters/http/cookie-sealer.js';
+import { createFetchHandler } from '../adapters/http/fetch/fetch-handler.js';
+import type { FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
+import { createNodeServer } from '../adapters/http/fetch/node-listener.js';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
+import { createKernel } from '../adapters/http/kernel/kernel.js';
+import type { KernelOptions } from '../adapters/http/kernel/kernel.js';
+import type { LimiterRule } from '../adapters/http/kernel/stages/throttle.js';
+import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
 import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
-import type { LimiterRule } from '../adapters/http/hapi/stages/throttle.js';
-import type { SharedValue } from '../adapters/http/hapi/view-globals.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
-import type { Handler, Middleware } from '../adapters/http/request-context.js';
+import type { Handler, Middleware } from '../adapters/http/kernel/request-context.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
 import { urlFor } from '../domain/routing/url.js';
 import type { GuardPages } from '../domain/security/guards.js';
@@ -85,15 +91,15 @@ export function guardPages(table: RouteTable<Handler>): GuardPages {
   };
 }
 
-export function buildHttpServer(services: AppServices, parts: HttpParts): Promise<Server> {
+/** The kernel's services and settings, from the container and the configuration. */
+function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
   checkLayersSupported(parts.table);
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
   // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
+  const keys = deriveAppKeys(config.app.key.reveal());
   const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
-  return createHttpKernel({
-    host: config.server.host,
-    port: config.server.port,
+  return {
     app: {
       name: config.app.name,
       env: config.app.env,
@@ -124,7 +130,8 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
       rememberLifetimeMinutes: config.session.rememberLifetimeMinutes,
       pages: guardPages(parts.table),
     },
-    keys: deriveAppKeys(config.app.key.reveal()),
+    keys,
+    sealer: new CookieSealer({ encryption: keys.cookieEncryption, integrity: keys.cookieIntegrity }),
     logger: services.get(TOKENS.logger),
     clock: services.get(TOKENS.clock),
     random: services.get(TOKENS.random),
@@ -150,5 +157,46 @@ export function buildHttpServer(services: AppServices, parts: HttpParts): Promis
     storage: services.get(TOKENS.storage),
     publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storageSettings(config).publicRoot }],
     uploadTempDir: storageSettings(config).uploadTempDir,
-  });
+  };
+}
+
+/** The app as a WHATWG fetch handler: the same kernel as `serve`, with no server around it. */
+export function buildFetchHandler(services: AppServices, parts: HttpParts): FetchHandler {
+  return createFetchHandler(createKernel(kernelOptions(services, parts)));
+}
+
+/** A server listening on HOST:PORT. */
+export interface HttpServer {
+  /** `http://127.0.0.1:54321`: where it listens. */
+  readonly uri: string;
+  /** Stops accepting connections and waits up to `timeoutMs` for requests in flight. */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+/** Starts the transport HTTP_TRANSPORT names: hapi (the default), or the fetch handler on node:http. */
+export async function startHttpServer(services: AppServices, parts: HttpParts): Promise<HttpServer> {
+  const { config } = services;
+  if (config.http.transport === 'fetch') {
+    const server = createNodeServer(buildFetchHandler(services, parts));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.server.port, config.server.host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    return {
+      uri: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
+      stop: (timeoutMs) =>
+        new Promise<void>((resolve) => {
+          const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+          server.close(() => {
+            clearTimeout(force);
+            resolve();
+          });
+          server.closeIdleConnections();
+        }),
+    };
+  }
+  const server = await createHttpKernel({ host: config.server.host, port: config.server.port, ...kernelOptions(services, parts) });
+  await server.start();
+  return { uri: server.info.uri, stop: (timeoutMs) => server.stop({ timeout: timeoutMs }) };
 }

@@ -1,6 +1,6 @@
 import { StructError, create } from 'superstruct';
 import type { Infer, Struct } from 'superstruct';
-import type { ContextKey } from '../adapters/http/request-context.js';
+import type { ContextKey } from '../adapters/http/kernel/request-context.js';
 import type { JobHandler, RunningJob } from '../adapters/worker/job-worker.js';
 import type { JobToDispatch } from '../application/queue/job-to-dispatch.js';
 import type { Backoff } from '../domain/queue/backoff.js';

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import type { CliCommand } from '../adapters/cli/command.js';
-import type { Handler, RequestContext } from '../adapters/http/request-context.js';
+import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
 import type { Routes } from '../domain/routing/routes.js';
 import type { EventClass } from '../ports/event-bus.js';
 import type { Config } from './config.js';

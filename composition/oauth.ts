@@ -4,7 +4,7 @@ import { oauthDevProviderCommand } from '../adapters/cli/commands/oauth-dev-prov
 import { oauthAccountCommands } from '../adapters/cli/commands/oauth-accounts.js';
 import { oauthRoutes } from '../adapters/http/oauth/oauth-routes.js';
 import type { OAuthServices } from '../adapters/http/oauth/oauth-routes.js';
-import type { Handler, RequestContext } from '../adapters/http/request-context.js';
+import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
 import { OpenIdClientProtocol } from '../adapters/oauth/openid-client-protocol.js';
 import { startDevIdentityProvider } from '../adapters/oauth/dev-identity-provider.js';
 import { ProviderA } from '../adapters/oauth/providers/provider-a.js';

@@ -1,4 +1,4 @@
-import type { RequestContext, ServiceKey } from '../adapters/http/request-context.js';
+import type { RequestContext, ServiceKey } from '../adapters/http/kernel/request-context.js';
 
 /**
  * A module's services for one request, named as its handlers want them and resolved only when

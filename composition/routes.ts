@@ -1,4 +1,4 @@
-import type { Handler } from '../adapters/http/request-context.js';
+import type { Handler } from '../adapters/http/kernel/request-context.js';
 import { Routes } from '../domain/routing/routes.js';
 
 /** `Routes` with the framework's handler type filled in, as apps use it: `new Routes().get(…)`. */

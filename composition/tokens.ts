@@ -1,5 +1,5 @@
 import type { ServiceIdentifier } from 'inversify';
-import type { ServiceKey } from '../adapters/http/request-context.js';
+import type { ServiceKey } from '../adapters/http/kernel/request-context.js';
 import type { CreateUser } from '../application/users/create-user.js';
 import type { DeleteUser } from '../application/users/delete-user.js';
 import type { FindUserByEmail } from '../application/users/find-user-by-email.js';
@@ -58,7 +58,7 @@ import type { LinkedAccounts } from '../ports/linked-accounts.js';
 import type { ActivityLog } from '../ports/activity-log.js';
 import type { Translator } from '../ports/translator.js';
 import type { FormValidation } from '../application/validation/form-validation.js';
-import type { AsyncRequestOrigin } from '../adapters/http/async-request-origin.js';
+import type { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import type { OAuthProviders } from '../application/oauth/oauth-providers.js';
 import type { StartSignIn } from '../application/oauth/start-sign-in.js';
 import type { CompleteSignIn } from '../application/oauth/complete-sign-in.js';

@@ -1,6 +1,6 @@
 import { modelBinding } from '../../domain/routing/model-binding.js';
 import type { Conditions, KeyKind, ModelBinding } from '../../domain/routing/model-binding.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from './kernel/request-context.js';
 
 export interface ModelOptions {
   /** The key column; `id` by default. */

@@ -239,6 +239,18 @@ const badSamples: Sample[] = [
     ['composition-entry-only'],
   ),
   sample(
+    'example host mounting fw through its public API',
+    'examples/host/server.ts',
+    `import { App, nodeListener } from '../../composition/index.js';`,
+    [],
+  ),
+  sample(
+    'adapter importing the public API',
+    'adapters/log/x.ts',
+    `import { App } from '../../composition/index.js';`,
+    ['composition-entry-only'],
+  ),
+  sample(
     'adapter importing a test helper',
     'adapters/log/x.ts',
     `import { fixture } from '../../tests/support/fixture.js';`,
@@ -349,6 +361,45 @@ const goodSamples: Sample[] = [
     [],
   ),
 ];
+
+describe('the kernel without hapi', () => {
+  const rulesOf = (files: { path: string; source: string }[]): string[] => checkArchitecture(files).map((v) => `${v.path} ${v.rule}`);
+
+  it.each([
+    ['a value import of @hapi/hapi', `import Hapi from '@hapi/hapi';`],
+    ['a type import of @hapi/hapi', `import type { Request } from '@hapi/hapi';`],
+    ['an import of @hapi/boom', `import { badRequest } from '@hapi/boom';`],
+    ['an import of @hapi/iron', `import Iron from '@hapi/iron';`],
+  ])('refuses %s in adapters/http/kernel/', (_name, source) => {
+    expect(rulesOf([{ path: 'adapters/http/kernel/x.ts', source }])).toEqual(['adapters/http/kernel/x.ts kernel-without-hapi']);
+  });
+
+  it('refuses a kernel file importing one that reaches hapi through another', () => {
+    const files = [
+      { path: 'adapters/http/kernel/context.ts', source: `import { send } from '../hapi/send.js';` },
+      { path: 'adapters/http/hapi/send.ts', source: `import { toolkit } from './toolkit.js';` },
+      { path: 'adapters/http/hapi/toolkit.ts', source: `import type { ResponseToolkit } from '@hapi/hapi';` },
+    ];
+    const [violation, ...rest] = checkArchitecture(files);
+    expect(rest).toEqual([]);
+    expect(violation).toMatchObject({ path: 'adapters/http/kernel/context.ts', line: 1, rule: 'kernel-without-hapi' });
+    expect(violation?.detail).toContain('adapters/http/hapi/send.ts');
+  });
+
+  it('allows hapi in adapters/http/hapi/ and the kernel importing the kernel, validation and packages', () => {
+    expect(
+      rulesOf([
+        { path: 'adapters/http/hapi/server.ts', source: `import Hapi from '@hapi/hapi';
+import { dispatcher } from '../kernel/dispatch.js';` },
+        { path: 'adapters/http/kernel/dispatch.ts', source: `import { validate } from '../validation/validate.js';
+import { parse } from 'node:querystring';` },
+        { path: 'adapters/http/validation/validate.ts', source: `import { create } from 'superstruct';` },
+        { path: 'adapters/http/kernel/a.ts', source: `import { b } from './b.js';` },
+        { path: 'adapters/http/kernel/b.ts', source: `import { a } from './a.js';` },
+      ]),
+    ).toEqual([]);
+  });
+});
 
 describe('checkArchitecture', () => {
   it.each([...badSamples, ...goodSamples])('$name → $rules', ({ path, source, rules }) => {

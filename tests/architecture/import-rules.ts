@@ -29,6 +29,9 @@ const SOURCE_FOLDERS = ['domain', 'application', 'ports', 'adapters', 'compositi
 /** The only places allowed to wire the app together (import `composition/`). */
 const ENTRY_POINTS = new Set(['bin', 'tests', 'bench', 'composition']);
 
+/** The framework's public API (`import … from 'fw'`): the one file of composition/ an example may import. */
+const PUBLIC_API = 'composition/index.ts';
+
 /** Driving adapters call the use cases; every other adapter group is driven (called by them). */
 const DRIVING_ADAPTERS = new Set(['http', 'cli']);
 
@@ -83,7 +86,67 @@ export function readSourceTree(root: string): SourceFile[] {
 }
 
 export function checkArchitecture(files: SourceFile[]): Violation[] {
-  return files.flatMap(checkFile);
+  return [...files.flatMap(checkFile), ...checkKernelWithoutHapi(files)];
+}
+
+/** The transport-neutral kernel: nothing in it may reach hapi, directly or through other files. */
+const KERNEL_FOLDER = 'adapters/http/kernel/';
+
+/**
+ * The kernel runs behind hapi and behind the fetch handler, so no file in it may import an
+ * `@hapi/*` package, nor a file that does (however many files lie between): a type import
+ * counts too, since it ties the kernel's shapes to hapi's.
+ */
+function checkKernelWithoutHapi(files: SourceFile[]): Violation[] {
+  const parsed = new Map(files.map((file) => [file.path, ts.createSourceFile(file.path, file.source, ts.ScriptTarget.Latest, true)]));
+  const imports = new Map<string, ImportRef[]>();
+  for (const [path, sourceFile] of parsed) imports.set(path, collectImports(sourceFile));
+
+  // For each file, the first import by which it reaches hapi (null: it does not); memoised.
+  const reaches = new Map<string, string | null>();
+  const reachOf = (path: string, visiting: Set<string>): string | null => {
+    const known = reaches.get(path);
+    if (known !== undefined) return known;
+    if (visiting.has(path)) return null; // an import cycle: decided where it started
+    visiting.add(path);
+    let found: string | null = null;
+    for (const ref of imports.get(path) ?? []) {
+      if (ref.specifier.startsWith('@hapi/')) {
+        found = ref.specifier;
+        break;
+      }
+      const local = localFile(path, ref.specifier);
+      if (local !== undefined && parsed.has(local) && reachOf(local, visiting) !== null) {
+        found = local;
+        break;
+      }
+    }
+    visiting.delete(path);
+    reaches.set(path, found);
+    return found;
+  };
+
+  const violations: Violation[] = [];
+  for (const [path, sourceFile] of parsed) {
+    if (!path.startsWith(KERNEL_FOLDER)) continue;
+    for (const ref of imports.get(path) ?? []) {
+      const local = localFile(path, ref.specifier);
+      const hapi = ref.specifier.startsWith('@hapi/');
+      if (!hapi && (local === undefined || !parsed.has(local) || reachOf(local, new Set()) === null)) continue;
+      const { line } = sourceFile.getLineAndCharacterOfPosition(ref.node.getStart(sourceFile));
+      // The chain from the imported file to the package: `a.ts → b.ts → @hapi/hapi`.
+      const chain: string[] = [];
+      for (let step: string | null | undefined = hapi ? null : local; step !== null && step !== undefined; step = reaches.get(step)) chain.push(step);
+      const detail = hapi ? `'${ref.specifier}'` : `'${ref.specifier}' reaches hapi: ${chain.join(' → ')}`;
+      violations.push({ path, line: line + 1, rule: 'kernel-without-hapi', detail: `${detail}: the kernel is transport-neutral; hapi code belongs in adapters/http/hapi/` });
+    }
+  }
+  return violations;
+}
+
+/** The repository file a relative specifier names (`./x.js` is `x.ts`), or undefined for a package. */
+function localFile(fromPath: string, specifier: string): string | undefined {
+  return specifier.startsWith('.') ? resolvedPath(fromPath, specifier) : undefined;
 }
 
 type Report = (node: ts.Node, rule: string, detail: string) => void;
@@ -127,7 +190,9 @@ function importProblem(path: string, layer: string, ref: ImportRef): Problem | u
   const what = describeTarget(target);
 
   // Checked first and for every file, so an import of composition/ reports this rule only.
-  if (targetLayer === 'composition' && !ENTRY_POINTS.has(layer)) {
+  // An example is a host of its own that uses fw as a user does: through its public API.
+  const publicApi = layer === 'examples' && target.kind === 'file' && resolvedPath(path, ref.specifier) === PUBLIC_API;
+  if (targetLayer === 'composition' && !ENTRY_POINTS.has(layer) && !publicApi) {
     return { rule: 'composition-entry-only', why: 'only bin/, tests/, bench/ and composition/ may import it' };
   }
 
@@ -263,6 +328,11 @@ function resolve(fromPath: string, specifier: string): Target {
     return { kind: 'node', name: specifier.replace(/^node:/, '') };
   }
   return { kind: 'package', name: specifier };
+}
+
+/** The repository path a relative specifier names (`../x.js` from `a/b.ts` is `x.ts`). */
+function resolvedPath(fromPath: string, specifier: string): string {
+  return posix.normalize(posix.join(posix.dirname(fromPath), specifier)).replace(/\.js$/u, '.ts');
 }
 
 function describeTarget(target: Target): string {

@@ -4,11 +4,11 @@ import type { DeleteAccount } from '../../../application/auth/delete-account.js'
 import type { UpdateProfile } from '../../../application/auth/update-profile.js';
 import { Routes } from '../../../domain/routing/routes.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { AuthUser } from '../auth-user.js';
-import { HttpAbort } from '../http-error.js';
-import { Redirect, Toast, View, combine } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { Handler, RequestContext } from '../request-context.js';
+import type { AuthUser } from '../kernel/auth-user.js';
+import { HttpAbort } from '../kernel/http-error.js';
+import { Redirect, Toast, View, combine } from '../kernel/replies.js';
+import type { Reply } from '../kernel/replies.js';
+import type { Handler, RequestContext } from '../kernel/request-context.js';
 import { ACCOUNT_BAGS, deleteAccountForm, otherDevicesForm, passwordForm, profileForm } from './account-forms.js';
 import type { AccountSections } from './account-sections.js';
 

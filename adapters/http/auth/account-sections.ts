@@ -1,4 +1,4 @@
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 
 /**
  * A card another module adds to the account page (the social-login card of the OAuth module).

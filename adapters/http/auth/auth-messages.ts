@@ -1,6 +1,6 @@
-import { Redirect } from '../replies.js';
-import type { RequestContext } from '../request-context.js';
-import { StopWithReply } from '../hapi/kernel-context.js';
+import { Redirect } from '../kernel/replies.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { StopWithReply } from '../kernel/context.js';
 
 /** What the Auth pages tell visitors, in one place so an app's translations have one list to cover. */
 export const MESSAGES = {

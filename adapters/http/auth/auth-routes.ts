@@ -11,10 +11,10 @@ import type { TwoFactorServices } from './two-factor-routes.js';
 import { Routes } from '../../../domain/routing/routes.js';
 import type { AuthMail } from '../../../ports/auth-mail.js';
 import type { EventBus } from '../../../ports/event-bus.js';
-import { HttpAbort } from '../http-error.js';
-import { Redirect, View } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { Handler, RequestContext } from '../request-context.js';
+import { HttpAbort } from '../kernel/http-error.js';
+import { Redirect, View } from '../kernel/replies.js';
+import type { Reply } from '../kernel/replies.js';
+import type { Handler, RequestContext } from '../kernel/request-context.js';
 import { confirmPasswordForm, forgotPasswordForm, loginForm, registerForm, resetPasswordForm } from './auth-forms.js';
 import type { RegistrationRules } from './auth-forms.js';
 

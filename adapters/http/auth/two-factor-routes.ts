@@ -10,10 +10,10 @@ import { PENDING_LOGIN_KEY } from '../../../domain/auth/pending-login.js';
 import { Routes } from '../../../domain/routing/routes.js';
 import type { User } from '../../../domain/users/user.js';
 import type { EventBus } from '../../../ports/event-bus.js';
-import { HttpAbort } from '../http-error.js';
-import { Redirect, Toast, View, combine } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { Handler, RequestContext } from '../request-context.js';
+import { HttpAbort } from '../kernel/http-error.js';
+import { Redirect, Toast, View, combine } from '../kernel/replies.js';
+import type { Reply } from '../kernel/replies.js';
+import type { Handler, RequestContext } from '../kernel/request-context.js';
 import { backWithError, MESSAGES } from './auth-messages.js';
 
 export interface TwoFactorServices {

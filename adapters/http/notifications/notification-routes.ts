@@ -1,8 +1,8 @@
 import { Routes } from '../../../domain/routing/routes.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { NotificationStore } from '../../../ports/notification-store.js';
-import { Redirect, Toast, View, combine } from '../replies.js';
-import type { Handler, RequestContext } from '../request-context.js';
+import { Redirect, Toast, View, combine } from '../kernel/replies.js';
+import type { Handler, RequestContext } from '../kernel/request-context.js';
 
 export interface NotificationPageServices {
   store: NotificationStore;

@@ -11,10 +11,10 @@ import { Routes } from '../../../domain/routing/routes.js';
 import type { User } from '../../../domain/users/user.js';
 import type { EventBus } from '../../../ports/event-bus.js';
 import { completeFirstStep } from '../auth/two-factor-routes.js';
-import { HttpAbort } from '../http-error.js';
-import { Redirect, Toast, combine, json } from '../replies.js';
-import type { Reply } from '../replies.js';
-import type { Handler, RequestContext } from '../request-context.js';
+import { HttpAbort } from '../kernel/http-error.js';
+import { Redirect, Toast, combine, json } from '../kernel/replies.js';
+import type { Reply } from '../kernel/replies.js';
+import type { Handler, RequestContext } from '../kernel/request-context.js';
 
 /** What the social-login routes need, resolved per request from the app's container. */
 export interface OAuthServices {

@@ -2,8 +2,8 @@ import { JOB_STATES } from '../../../domain/queue/job-state.js';
 import { Routes } from '../../../domain/routing/routes.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { JobQueue } from '../../../ports/job-queue.js';
-import { Redirect, Toast, View, combine } from '../replies.js';
-import type { Handler, RequestContext } from '../request-context.js';
+import { Redirect, Toast, View, combine } from '../kernel/replies.js';
+import type { Handler, RequestContext } from '../kernel/request-context.js';
 
 export interface DashboardServices {
   queue: JobQueue;

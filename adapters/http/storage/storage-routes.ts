@@ -6,8 +6,8 @@ import { verifySignedPath } from '../../../domain/security/signed-url.js';
 import { checkStorageKey } from '../../../domain/storage/storage-key.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Storage } from '../../../ports/storage.js';
-import { PublicFiles, rangeFits } from '../hapi/public-files.js';
-import { Download, mayShowInline } from '../replies.js';
+import { PublicFiles, rangeFits } from '../kernel/public-files.js';
+import { Download, mayShowInline } from '../kernel/replies.js';
 
 /** Where the framework serves a local disk's temporary links (the storage adapter signs the same paths). */
 export const TEMPORARY_LINK_PATH = '/_fw/storage';

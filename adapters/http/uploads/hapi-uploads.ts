@@ -1,8 +1,8 @@
 import type { Server } from '@hapi/hapi';
-import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
 import type { Translator } from '../../../ports/translator.js';
-import { bodyKind } from '../hapi/stages/body-limit.js';
+import { bodyKind } from '../kernel/front.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart, sweepStaleUploads } from './multipart.js';
+import { uploadRefusal } from './upload-refusal.js';
 
 export interface UploadStageOptions {
   /** UPLOAD_MAX_SIZE. */
@@ -32,7 +32,7 @@ export function uploadStage(server: Server, options: UploadStageOptions): void {
     await sweepStaleUploads(options.tempDir, STALE_UPLOAD_MS, options.now());
   });
   server.ext('onPreAuth', async (request, h) => {
-    if (request.method === 'get' || request.method === 'head' || bodyKind(request) !== 'upload') return h.continue;
+    if (request.method === 'get' || request.method === 'head' || bodyKind(request.headers) !== 'upload') return h.continue;
     // Webhook routes keep their bytes for the signature check.
     if (request.route.settings.app?.fwRawBody === true) return h.continue;
     try {
@@ -44,12 +44,7 @@ export function uploadStage(server: Server, options: UploadStageOptions): void {
     } catch (error) {
       if (!(error instanceof MultipartError)) throw error;
       const header = request.headers['accept-language'];
-      const message =
-        options.translator === undefined
-          ? error.message
-          : options.translator
-              .lang(negotiateLocale({ session: null, acceptLanguage: typeof header === 'string' ? header : null, available: options.translator.locales, fallback: options.translator.fallback }))
-              .t(`uploads.${error.reason.replaceAll('-', '_')}`);
+      const message = uploadRefusal(error, options.translator, typeof header === 'string' ? header : null);
       return h.response(message).code(error.status).type('text/plain; charset=utf-8').takeover();
     }
   });

@@ -1,19 +1,6 @@
 import type { Request, Server } from '@hapi/hapi';
+import { FORM_LIMIT_BYTES, FORM_TOO_LARGE, bodyKind, bodyLimit, tooLarge } from '../../kernel/front.js';
 import { stateOf } from '../request-state.js';
-
-/** A form without files never needs more: its text fields are what the 2 MB limit is for. */
-export const FORM_LIMIT_BYTES = 2 * 1024 * 1024;
-export const FORM_TOO_LARGE = 'The form is too large.';
-
-type BodyKind = 'form' | 'upload' | 'other';
-
-export function bodyKind(request: Request): BodyKind {
-  const header: unknown = request.headers['content-type'];
-  const type = typeof header === 'string' ? header.toLowerCase() : '';
-  if (type.startsWith('application/x-www-form-urlencoded')) return 'form';
-  if (type.startsWith('multipart/form-data')) return 'upload';
-  return 'other';
-}
 
 /**
  * Stage 3, after the request id: the body limit. UPLOAD_MAX_SIZE caps every body (hapi stops
@@ -22,11 +9,11 @@ export function bodyKind(request: Request): BodyKind {
  */
 export function bodyLimitStage(server: Server, uploadMaxBytes: number): void {
   server.ext('onRequest', (request, h) => {
-    const kind = bodyKind(request);
+    const kind = bodyKind(request.headers);
     const declared = Number(request.headers['content-length'] ?? NaN);
-    const limit = kind === 'form' ? FORM_LIMIT_BYTES : uploadMaxBytes;
-    if (Number.isFinite(declared) && declared > limit) {
-      return h.response(kind === 'other' ? 'Payload too large.' : FORM_TOO_LARGE).code(kind === 'other' ? 413 : 400).type('text/plain').takeover();
+    if (Number.isFinite(declared) && declared > bodyLimit(kind, uploadMaxBytes)) {
+      const refusal = tooLarge(kind);
+      return h.response(refusal.text).code(refusal.status).type('text/plain').takeover();
     }
     if (kind !== 'other' && !Number.isFinite(declared)) {
       // A chunked form or upload has no length up front: count what arrives.
@@ -48,7 +35,7 @@ export function formTooLargeAnswers(server: Server, uploadMaxBytes: number): voi
   server.ext('onPreResponse', (request, h) => {
     const response = request.response;
     if (!('isBoom' in response) || !response.isBoom) return h.continue;
-    const kind = bodyKind(request);
+    const kind = bodyKind(request.headers);
     const status = response.output.statusCode;
     // hapi's multipart parser reports a chunked upload cut off at the limit as a malformed
     // payload (400 'Invalid multipart payload format'); the bytes counted say what happened.
@@ -62,5 +49,5 @@ export function formTooLargeAnswers(server: Server, uploadMaxBytes: number): voi
 
 /** For a chunked form, known only once hapi has read it: true when it passed the form limit. */
 export function formTooLarge(request: Request): boolean {
-  return bodyKind(request) === 'form' && stateOf(request).formBytes > FORM_LIMIT_BYTES;
+  return bodyKind(request.headers) === 'form' && stateOf(request).formBytes > FORM_LIMIT_BYTES;
 }

@@ -1,16 +1,13 @@
 import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 // Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
 import type {} from '@hapi/inert';
-import { rangeFits } from '../public-files.js';
-import type { PublicFile, PublicFiles } from '../public-files.js';
+import { rangeFits } from '../../kernel/public-files.js';
+import type { PublicFile, PublicFiles } from '../../kernel/public-files.js';
 
 export interface BuiltInRouteOptions {
   publicFiles: PublicFiles;
   robotsTxt: string;
 }
-
-/** A year: asset URLs carry their content's hash, so they never go stale. */
-export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 
 /**
  * Stage 4: routes the framework answers before sessions and maintenance mode, for any Host.

@@ -1,61 +1,35 @@
 import type { Server } from '@hapi/hapi';
-import { clientIp } from '../../../../domain/security/client-ip.js';
-import type { TrustedProxies } from '../../../../domain/security/client-ip.js';
-import { securityHeaders } from '../../../../domain/security/security-headers.js';
-import type { Logger } from '../../../../ports/logger.js';
-import type { RandomSource } from '../../../../ports/random-source.js';
-import { headerText } from '../kernel-context.js';
-
-export interface SecurityStageOptions {
-  https: boolean;
-  trustedProxies: TrustedProxies;
-  random: RandomSource;
-  logger: Logger;
-}
+import { frontHeaders, startRequest } from '../../kernel/front.js';
+import type { FrontOptions } from '../../kernel/front.js';
 
 /**
- * Stage 1: a fresh CSP nonce and the client's address for every request, and the security
- * headers on every response (pages, errors, files and `/health` alike).
+ * Stage 1: a fresh CSP nonce, the client's address and the request id for every request
+ * (`startRequest`), and the security headers on every response (pages, errors, files and
+ * `/health` alike).
  */
-export function securityHeadersStage(server: Server, options: SecurityStageOptions): void {
+export function securityHeadersStage(server: Server, options: FrontOptions): void {
   server.ext('onRequest', (request, h) => {
     // RFC 9110 §14.2: a Range that cannot be parsed is ignored. hapi answers it with a 416 it
     // makes after onPreResponse, so the answer would go out without the headers below.
     const range = request.headers['range'];
     if (range !== undefined && (typeof range !== 'string' || !parsableRange(range))) delete request.headers['range'];
-    request.app.fw = {
-      nonce: Buffer.from(options.random.bytes(16)).toString('base64'),
-      clientIp: clientIp({
-        remoteAddress: request.info.remoteAddress,
-        xForwardedFor: headerText(request.headers['x-forwarded-for']),
-        forwarded: headerText(request.headers['forwarded']),
-        trustedProxies: options.trustedProxies,
-      }),
-      requestId: '',
-      log: options.logger,
-      startedAt: performance.now(),
-      formBytes: 0,
-    };
+    request.app.fw = startRequest(options, request.info.remoteAddress, request.headers);
     return h.continue;
   });
 
   server.ext('onPreResponse', (request, h) => {
-    const nonce = request.app.fw?.nonce;
-    if (nonce === undefined) return h.continue;
-    const headers = securityHeaders({ https: options.https, nonce });
+    const state = request.app.fw;
+    if (state === undefined) return h.continue;
     const response = request.response;
     if ('isBoom' in response && response.isBoom) {
-      Object.assign(response.output.headers, headers);
+      Object.assign(response.output.headers, frontHeaders(state, options.https, response.output.statusCode));
     } else if ('header' in response) {
       // Only files are sent in parts (and their Range is checked against their size when they
       // are looked up). hapi would answer a Range past the end of a page, `/health` or
       // `/robots.txt` with a 416 it makes after this hook, without these headers; two renders
       // of a page (each with its own nonce) do not fit together byte for byte anyway.
       if ((response.variety as string) !== 'file') delete request.headers['range'];
-      // A 304 answers a cached page whose nonce is long gone: it must not carry a policy.
-      for (const [name, value] of Object.entries(headers)) {
-        if (!(name === 'content-security-policy' && response.statusCode === 304)) response.header(name, value);
-      }
+      for (const [name, value] of Object.entries(frontHeaders(state, options.https, response.statusCode))) response.header(name, value);
     }
     return h.continue;
   });

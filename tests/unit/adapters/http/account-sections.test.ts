@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountSections } from '../../../../adapters/http/auth/account-sections.js';
-import type { RequestContext } from '../../../../adapters/http/request-context.js';
+import type { RequestContext } from '../../../../adapters/http/kernel/request-context.js';
 
 describe('AccountSections', () => {
   it('renders the sections in the order added, each with its data for the request', async () => {

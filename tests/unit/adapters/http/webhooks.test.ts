@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hapiPath } from '../../../../adapters/http/hapi/webhook-routes.js';
-import { parseBody } from '../../../../adapters/http/hapi/raw-body.js';
-import { HttpAbort } from '../../../../adapters/http/http-error.js';
+import { hapiPath } from '../../../../adapters/http/kernel/webhook-routes.js';
+import { parseBody } from '../../../../adapters/http/kernel/body.js';
+import { HttpAbort } from '../../../../adapters/http/kernel/http-error.js';
 import { hmacSha256Webhook } from '../../../../adapters/http/webhooks.js';
 import type { WebhookRequest } from '../../../../adapters/http/webhooks.js';
 import { parsePathPattern } from '../../../../domain/routing/path-pattern.js';

@@ -1,0 +1,304 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { gunzipSync, inflateSync } from 'node:zlib';
+import { lookup as mimeLookup } from 'mime-types';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
+import { canonicalHost, hostAllowed } from '../../../domain/security/trusted-hosts.js';
+import { RequestBody, parseBody } from '../kernel/body.js';
+import { headerText } from '../kernel/context.js';
+import type { ErrorAnswer, ErrorPage } from '../kernel/error-responder.js';
+import { ROBOTS_TXT, bodyKind, bodyLimit, frontHeaders, logAccess, publicFileCache, startRequest, tooLarge } from '../kernel/front.js';
+import { HttpAbort } from '../kernel/http-error.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { KernelRequest, RequestState } from '../kernel/request.js';
+import { toWire } from '../kernel/wire.js';
+import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
+import { uploadRefusal } from '../uploads/upload-refusal.js';
+import type { WireResponse } from '../kernel/wire.js';
+
+/** What the host knows of the connection that a WHATWG `Request` does not carry. */
+export interface FetchConnection {
+  /** The peer's address (trusted proxies may name the client behind it); none: `ctx.ip` is null. */
+  remoteAddress?: string;
+  /**
+   * The request target exactly as sent (node:http's `req.url`), when the host has it: routing
+   * and signed URLs then read the path as the client wrote it, before WHATWG URL parsing
+   * normalised it (dot segments, backslashes, percent-encoding), as on the hapi transport.
+   */
+  target?: string;
+  /**
+   * Resolves once the host has written the answer: work handlers leave for after it
+   * (`ctx.afterResponse`) waits for this. Without it, the work starts once the handler has
+   * returned its `Response`.
+   */
+  answered?: Promise<void>;
+}
+
+/** `app.fetch(request)`: the app as a WHATWG fetch handler, for node:http, Hono-style hosts and tests. */
+export type FetchHandler = (request: Request, connection?: FetchConnection) => Promise<Response>;
+
+type HeaderRecord = Record<string, string | string[] | undefined>;
+
+/** Types hapi's parser reads (anything else with a body is 415, as on the hapi transport). */
+const PARSED_TYPES = /^(?:application\/(?:.+\+)?json|application\/x-www-form-urlencoded|multipart\/form-data|application\/octet-stream|text\/.+)$/u;
+
+/**
+ * The second transport: the same kernel behind a WHATWG fetch handler. It does what hapi does
+ * for the kernel (stages 1 to 4 before routing, public files, reading and parsing the body,
+ * writing the reply), with the rules of `kernel/front.ts`, so both transports answer alike.
+ */
+export function createFetchHandler(kernel: Kernel): FetchHandler {
+  const { options } = kernel;
+  const front = { https: kernel.https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger };
+  const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
+  const uploadTempDir = options.uploadTempDir ?? join(tmpdir(), 'fw-uploads');
+  const uploadLimits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: options.uploadMaxBytes };
+
+  /** Stages 2 to 4, the body and the kernel, for a request whose state is open. */
+  const answer = async (request: Request, url: URL, connection: FetchConnection, headers: HeaderRecord, state: RequestState): Promise<WireResponse> => {
+    const sent = connection.target;
+    const method = request.method.toUpperCase();
+    // An origin-form target as sent; an absolute-form one (or none known) as the URL gives it.
+    const origin = sent?.startsWith('/') === true ? sent : undefined;
+    const path = origin === undefined ? url.pathname : originPath(origin);
+    const target = origin ?? url.pathname + url.search;
+    const host = headerText(headers['host']) ?? url.host;
+    const query = queryRecord(url.searchParams);
+    const failed = async (error: ErrorAnswer): Promise<WireResponse> => pageWire(await kernel.errorPage({ method, path, query, headers, state }, error));
+    const plain = (status: number, text: string): WireResponse => ({ status, headers: new Map([['content-type', 'text/plain; charset=utf-8']]), cookies: [], body: { kind: 'text', text } });
+
+    // Stage 2: with TRUSTED_HOSTS set, another Host is refused before anything else runs.
+    if (!options.trustedHosts.anyHost && path !== '/health' && !hostAllowed(options.trustedHosts, host === '' ? undefined : host)) {
+      return failed({ status: 400, detail: 'This site is not served under that host name.' });
+    }
+    // Stage 3: the body limit, from the declared length (a body without one is counted as it arrives).
+    const kind = bodyKind(headers);
+    const limit = bodyLimit(kind, options.uploadMaxBytes);
+    const declared = Number(headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) {
+      const refusal = tooLarge(kind);
+      return plain(refusal.status, refusal.text);
+    }
+    // Stage 4: the framework's own answers, for any Host.
+    if (method === 'GET' || method === 'HEAD') {
+      if (path === '/health') {
+        const health = await toWire({ status: 'ok' }, wireOptions);
+        health.headers.set('cache-control', 'no-store');
+        return health;
+      }
+      const builtIn = path === '/robots.txt' || path === '/favicon.ico';
+      const file = kernel.publicFiles.lookup(path);
+      if (file !== null) {
+        const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, headerText(headers['range']));
+        if (!builtIn) served.headers.set('cache-control', publicFileCache(url.searchParams.has('v')));
+        return served;
+      }
+      if (path === '/robots.txt') return { ...plain(200, ROBOTS_TXT), headers: new Map([['content-type', 'text/plain; charset=utf-8'], ['cache-control', 'public, max-age=3600']]) };
+      // No icon: an empty answer browsers may cache, instead of a 404 page on every visit.
+      if (path === '/favicon.ico') return { status: 204, headers: new Map([['cache-control', 'public, max-age=86400']]), cookies: [], body: { kind: 'empty' } };
+    }
+    // RFC 9112 §3.2: a Host that is no host (`a b`, `[`, `a/admin?`) is the client's mistake.
+    if (host !== '' && canonicalHost(host) === null) return failed({ status: 400, detail: 'The Host header is not a valid host' });
+
+    const upload = method !== 'GET' && method !== 'HEAD' && kind === 'upload' && request.body !== null && !kernel.keepsRawBody({ method, host, path });
+    let body: RequestBody;
+    if (upload) {
+      // Multipart forms go through the same parser as on hapi: files streamed to temporary
+      // files (`Upload` values), removed once the answer is written.
+      try {
+        const parsed = await parseMultipart(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), headers, { tempDir: uploadTempDir, limits: uploadLimits });
+        void (connection.answered ?? new Promise((resolve) => setImmediate(resolve))).then(() => parsed.cleanup());
+        body = RequestBody.parsed(parsed.fields);
+      } catch (error) {
+        if (!(error instanceof MultipartError)) throw error;
+        return plain(error.status, uploadRefusal(error, options.forms.translator, headerText(headers['accept-language']) ?? null));
+      }
+    } else {
+      // GET and HEAD bodies are not read, as on hapi.
+      const bytes = method === 'GET' || method === 'HEAD' ? Buffer.alloc(0) : await readBody(request, limit);
+      if (bytes === 'too-large') {
+        const refusal = tooLarge(kind);
+        return plain(refusal.status, refusal.text);
+      }
+      try {
+        body = parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null);
+      } catch (error) {
+        if (error instanceof HttpAbort) return failed({ status: error.status, detail: error.message });
+        throw error;
+      }
+    }
+    // Before anything reads the body (the method override, old input, validation, handlers):
+    // whatever walks it afterwards can rely on it being shallow.
+    if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
+      state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
+      return failed({ status: 400, detail: BODY_TOO_DEEP });
+    }
+    const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
+    const wire = await toWire(await kernel.dispatch(kernelRequest, () => connection.answered ?? new Promise((resolve) => setImmediate(resolve))), wireOptions);
+    return wire.body.kind === 'file' ? withFile(wire, headerText(headers['range'])).catch(() => failed({ status: 404, detail: '' })) : wire;
+  };
+
+  return async (request, connection = {}) => {
+    const url = new URL(request.url);
+    const headers = headerRecord(request.headers);
+    const state = startRequest(front, connection.remoteAddress, headers);
+    const method = request.method.toUpperCase();
+    let wire: WireResponse;
+    try {
+      wire = await answer(request, url, connection, headers, state);
+    } catch (error) {
+      wire = pageWire(await kernel.errorPage({ method, path: url.pathname, query: queryRecord(url.searchParams), headers, state }, { status: 500, detail: '', error }));
+    }
+    for (const [name, value] of Object.entries(frontHeaders(state, kernel.https, wire.status))) wire.headers.set(name, value);
+    const response = toResponse(wire, method === 'HEAD');
+    logAccess(state, method, url.pathname, response.status);
+    return response;
+  };
+}
+
+/** The path of an origin-form target: up to its query or fragment. */
+function originPath(target: string): string {
+  const end = target.search(/[?#]/u);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+/** Headers as the kernel reads them: names in lower case, `Set-Cookie`-style repeats as lists. */
+function headerRecord(headers: Headers): HeaderRecord {
+  const record: HeaderRecord = {};
+  headers.forEach((value, name) => {
+    record[name] = value;
+  });
+  return record;
+}
+
+/** `?a=1&a=2&b=3` as `{ a: ['1', '2'], b: '3' }`, the shape hapi gives. */
+function queryRecord(params: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of params) {
+    const known = query[name];
+    query[name] = known === undefined ? value : [...[known].flat(), value];
+  }
+  return query;
+}
+
+/** The body's bytes, or 'too-large' once more than `limit` arrived (a body without a length is counted as it comes). */
+async function readBody(request: Request, limit: number): Promise<Buffer | 'too-large'> {
+  if (request.body === null) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  // Node's web streams are async iterables; leaving the loop early cancels the stream.
+  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) return 'too-large';
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Undoes gzip/deflate (senders of webhooks sign the uncompressed body; hapi does the same). */
+function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
+  try {
+    if (encoding === 'gzip') return gunzipSync(bytes);
+    if (encoding === 'deflate') return inflateSync(bytes);
+  } catch {
+    throw new HttpAbort(400, 'Invalid compressed payload');
+  }
+  return bytes;
+}
+
+/** The body as hapi's parser would give it: a webhook's bytes kept, a urlencoded form's fields, JSON, text (multipart forms go to the uploads parser). */
+/** `rawMaxDepth`: keep the bytes (a webhook's), refusing them when parsed deeper than this; null parses now. */
+function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | null): RequestBody {
+  const contentType = headerText(headers['content-type']);
+  const bytes = decoded(raw, headerText(headers['content-encoding'])?.trim().toLowerCase());
+  if (rawMaxDepth !== null) return RequestBody.raw(bytes, contentType, rawMaxDepth);
+  if (bytes.length === 0) return RequestBody.parsed(contentType === undefined ? null : parseBody(bytes, contentType));
+  const mime = (contentType ?? 'application/octet-stream').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!PARSED_TYPES.test(mime)) throw new HttpAbort(415, 'Unsupported Media Type');
+  return RequestBody.parsed(parseBody(bytes, contentType));
+}
+
+/** An error page as a wire response. */
+function pageWire(page: ErrorPage): WireResponse {
+  return { status: page.status, headers: new Map([['content-type', page.contentType], ...Object.entries(page.headers)]), cookies: [], body: { kind: 'text', text: page.body } };
+}
+
+/**
+ * A response streaming a file (of `public/`, or a `Download.file`): its type unless the reply
+ * named one, its length and Last-Modified. Rejects when the file is gone.
+ */
+async function withFile(wire: WireResponse, range: string | undefined): Promise<WireResponse> {
+  if (wire.body.kind !== 'file') return wire;
+  const { path } = wire.body;
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  if (!wire.headers.has('content-type')) {
+    const type = mimeLookup(path) || 'application/octet-stream';
+    wire.headers.set('content-type', type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type);
+  }
+  wire.headers.set('last-modified', info.mtime.toUTCString());
+  wire.headers.set('accept-ranges', 'bytes');
+  const part = wire.status === 200 ? byteRange(range, info.size) : null;
+  if (part === null) {
+    wire.headers.set('content-length', String(info.size));
+    return wire;
+  }
+  wire.status = 206;
+  wire.headers.set('content-range', `bytes ${part.start}-${part.end}/${info.size}`);
+  wire.headers.set('content-length', String(part.end - part.start + 1));
+  wire.body = { kind: 'file', path, start: part.start, end: part.end };
+  return wire;
+}
+
+/**
+ * The one byte range asked for, when it can be served (`bytes=0-99`, `bytes=100-`,
+ * `bytes=-500`); anything else (several ranges, one past the end, another unit) gets the whole
+ * file, which RFC 9110 allows and which never needs a 416.
+ */
+function byteRange(range: string | undefined, size: number): { start: number; end: number } | null {
+  const spec = range === undefined ? null : /^bytes=\s*(\d*)-(\d*)\s*$/iu.exec(range);
+  if (spec === null || size === 0) return null;
+  const [, first = '', last = ''] = spec;
+  if (first === '') {
+    const length = Number(last);
+    return length > 0 ? { start: Math.max(0, size - length), end: size - 1 } : null;
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  return start < size && start <= end ? { start, end } : null;
+}
+
+/** The wire response as a WHATWG `Response`, with hapi's defaults: `no-cache`, charset on text, 204 for an empty 200. */
+function toResponse(wire: WireResponse, head: boolean): Response {
+  const headers = new Headers();
+  for (const [name, value] of wire.headers) headers.set(name, value);
+  for (const line of wire.cookies) headers.append('set-cookie', line);
+  if (!headers.has('cache-control')) headers.set('cache-control', 'no-cache');
+  const type = headers.get('content-type');
+  if (type !== null && /^(?:text\/|application\/json)/u.test(type) && !/charset=/iu.test(type)) headers.set('content-type', `${type}; charset=utf-8`);
+  let body: ConstructorParameters<typeof Response>[0];
+  switch (wire.body.kind) {
+    case 'empty':
+      body = null;
+      break;
+    case 'text':
+      body = wire.body.text === '' ? null : wire.body.text;
+      break;
+    case 'bytes':
+      body = wire.body.bytes.byteLength === 0 ? null : wire.body.bytes;
+      break;
+    case 'stream':
+      body = Readable.toWeb(Readable.from(wire.body.stream as AsyncIterable<string | Uint8Array>, { objectMode: false })) as ReadableStream<Uint8Array>;
+      break;
+    case 'file':
+      body = Readable.toWeb(createReadStream(wire.body.path, { start: wire.body.start, end: wire.body.end })) as ReadableStream<Uint8Array>;
+      break;
+  }
+  const status = wire.status === 200 && body === null ? 204 : wire.status;
+  const empty = head || status === 204 || status === 304;
+  return new Response(empty ? null : body, { status, headers });
+}

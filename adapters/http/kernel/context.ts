@@ -1,0 +1,355 @@
+import { isApiClient, partialUpdate } from '../../../domain/http/request-kind.js';
+import type { PartialUpdate } from '../../../domain/http/request-kind.js';
+import { routeNameIs } from '../../../domain/routing/route-name.js';
+import type { RouteTable } from '../../../domain/routing/route-table.js';
+import { urlFor } from '../../../domain/routing/url.js';
+import type { QueryValue } from '../../../domain/routing/url.js';
+import type { Session } from '../../../domain/session/session.js';
+import { turnAwayGuest } from '../../../domain/security/guards.js';
+import type { AuthUser } from './auth-user.js';
+import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/security/signed-url.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { Logger } from '../../../ports/logger.js';
+import type { RecordFinder } from '../../../ports/record-finder.js';
+import type { Model } from '../model.js';
+import { findBoundRow } from './found.js';
+import { cookieValues } from './cookie-header.js';
+import type { Cookies } from './cookies.js';
+import { HttpAbort } from './http-error.js';
+import { Redirect, combine, json } from './replies.js';
+import type { Reply } from './replies.js';
+import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext } from './request-context.js';
+import type { FormServices } from '../validation/form-context.js';
+import type { Lang } from '../../../domain/lang/lang.js';
+import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
+import type { FormSchema } from '../validation/form-schema.js';
+import { validate } from '../validation/validate.js';
+import type { KernelRequest } from './request.js';
+import type { Sealer } from './sealer.js';
+import { guardReply } from './guard-replies.js';
+import { Authenticator } from './identity.js';
+import type { IdentityServices } from './identity.js';
+import type { SessionDriver } from './session/session-driver.js';
+
+/** What every request's context shares: fixed when the kernel starts. */
+export interface ContextShared {
+  table: RouteTable<Handler>;
+  appUrl: string;
+  locale: string;
+  provided: ReadonlyMap<symbol, unknown>;
+  sealer: Sealer;
+  /** What validation reaches beyond the input: the database for unique/exists, the hasher. */
+  forms: FormServices;
+  /** Signed URLs: the key derived from APP_KEY for them, and the clock that says when links expire. */
+  signing: { key: Buffer; clock: Clock };
+  identity: IdentityServices;
+  /** Route model binding (`ctx.found`) reads rows through it. */
+  records: RecordFinder;
+  /** The app's services container (`ctx.service(key)`). */
+  services: (key: symbol) => unknown;
+}
+
+/** A handler stops with this reply (a failed form's way back): the views stage sends it. */
+export class StopWithReply extends Error {
+  constructor(readonly reply: Reply) {
+    super('The request stopped with a reply');
+    this.name = 'StopWithReply';
+  }
+}
+
+export interface MatchedRoute {
+  name: string | null;
+  pattern: string;
+  params: Record<string, string>;
+  domainParams: Record<string, string>;
+}
+
+/** Thrown for a programmer's mistake that must answer 500 with a message naming it. */
+export class KernelMisuse extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KernelMisuse';
+  }
+}
+
+const INTEGER = /^-?\d{1,15}$/u;
+
+/**
+ * The request context handed to handlers and middleware. The session is attached by the
+ * session stage; reading it before is a programmer error.
+ */
+export class KernelContext implements RequestContext {
+  readonly method: string;
+  readonly path: string;
+  readonly params: PathParameters;
+  readonly route: CurrentRoute;
+  readonly domainParams: { get(name: string): string | undefined };
+  readonly cookies: Cookies;
+  readonly hx: PartialUpdate;
+  readonly isApiClient: boolean;
+  private attached: Session | null = null;
+  /**
+   * Whether a session started by this request is worth a cookie. False for answers to no
+   * route (404, 405, 400): scanners asking for made-up paths get no session.
+   */
+  persistNewSession = true;
+  /** The matched route is under `.withoutCsrf()`. */
+  csrfExempt = false;
+  /** The matched route is under `.etag()`. */
+  etag = false;
+  private readonly currents = new Map<symbol, unknown>();
+  private signedIn: AuthUser | null = null;
+  private authenticator: Authenticator | null = null;
+  private chosenLang: Lang | null = null;
+  /** Where this request's session is stored: set by the session stage. */
+  sessionDriver: SessionDriver | null = null;
+
+  constructor(
+    readonly request: KernelRequest,
+    method: string,
+    matched: MatchedRoute,
+    private readonly shared: ContextShared,
+  ) {
+    this.method = method;
+    this.path = request.path;
+    this.params = pathParameters(matched);
+    this.route = {
+      name: matched.name,
+      path: matched.pattern,
+      is: (...patterns: string[]) => routeNameIs(matched.name, patterns),
+    };
+    this.domainParams = { get: (name) => matched.domainParams[name] };
+    this.cookies = {
+      get: (name) => cookieValues(request.headers['cookie'], name)[0],
+      getEncrypted: async <T>(name: string) => {
+        // The first value sent that opens: a stale copy from a parent domain must not hide it.
+        for (const value of cookieValues(request.headers['cookie'], name)) {
+          const opened = await shared.sealer.unseal(name, value);
+          if (opened !== undefined) return opened as T;
+        }
+        return undefined;
+      },
+    };
+    this.hx = partialUpdate((name) => headerText(request.headers[name]));
+    this.isApiClient = apiClient(request.headers);
+  }
+
+  get query(): Readonly<Record<string, string | string[]>> {
+    return this.request.query;
+  }
+
+  get page(): number {
+    const raw = this.request.query['page'];
+    const value = typeof raw === 'string' && /^\d{1,9}$/u.test(raw) ? Number(raw) : 1;
+    return Math.max(1, value);
+  }
+
+  get headers(): Readonly<Record<string, string | string[] | undefined>> {
+    return this.request.headers;
+  }
+
+  get ip(): string | null {
+    return this.request.state.clientIp;
+  }
+
+  get requestId(): string {
+    return this.request.state.requestId;
+  }
+
+  /** What `afterResponse` was given, run by the dispatcher once the answer is written. */
+  readonly afterResponseTasks: (() => Promise<void>)[] = [];
+
+  afterResponse(task: () => Promise<void>): void {
+    this.afterResponseTasks.push(task);
+  }
+
+  get log(): Logger {
+    return this.request.state.log;
+  }
+
+  get locale(): string {
+    return this.lang.locale;
+  }
+
+  /**
+   * The request's language, the locale stage's choice: the session's `locale` (a language
+   * switcher puts it there), then Accept-Language among the app's languages, then APP_LOCALE.
+   * Chosen on first use, after the session stage, and kept for the request.
+   */
+  get lang(): Lang {
+    if (this.chosenLang === null) {
+      const saved = this.hasSession() ? this.session.get('locale') : undefined;
+      const { translator } = this.shared.forms;
+      this.chosenLang = translator.lang(
+        negotiateLocale({
+          session: typeof saved === 'string' ? saved : null,
+          acceptLanguage: headerText(this.request.headers['accept-language']),
+          available: translator.locales,
+          fallback: this.shared.locale,
+        }),
+      );
+    }
+    return this.chosenLang;
+  }
+
+  get session(): Session {
+    if (this.attached === null) throw new KernelMisuse('The session is read before the session stage ran');
+    return this.attached;
+  }
+
+  attachSession(session: Session): void {
+    this.attached = session;
+  }
+
+  hasSession(): boolean {
+    return this.attached !== null;
+  }
+
+  get user(): AuthUser | null {
+    return this.signedIn;
+  }
+
+  /** Set by the user stage (session or bearer token) and by `auth.login`/`auth.logout`. */
+  identify(user: AuthUser | null): void {
+    this.signedIn = user;
+  }
+
+  requireUser(): AuthUser {
+    if (this.signedIn !== null) return this.signedIn;
+    const outcome = turnAwayGuest(
+      { method: this.method, api: this.isApiClient, partial: this.hx.request },
+      this.shared.identity.pages,
+    );
+    throw new StopWithReply(guardReply(this, outcome));
+  }
+
+  get auth(): Authenticator {
+    this.authenticator ??= new Authenticator(this, this.shared.identity);
+    return this.authenticator;
+  }
+
+  body(): unknown {
+    return this.request.body.value();
+  }
+
+  rawBody(): Buffer | null {
+    return this.request.body.raw();
+  }
+
+  found<Row>(model: Model<Row>, param?: string): Promise<Row> {
+    return findBoundRow(this, this.shared.records, model, param);
+  }
+
+  async valid<T>(schema: FormSchema<T>): Promise<T> {
+    const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.body() ?? {});
+    const user = this.signedIn === null ? null : { id: this.signedIn.id, passwordHash: this.signedIn.record.passwordHash };
+    const result = await validate(schema, input, { ...this.shared.forms, user, lang: this.lang, services: (key) => this.service(key) });
+    if (result.kind === 'valid') return result.value;
+    if (result.kind === 'forbidden') throw new HttpAbort(403, '');
+    if (this.isApiClient || this.hx.request) {
+      throw new StopWithReply(json({ message: this.lang.t('validation.invalid'), errors: result.errors }, 422));
+    }
+    this.flashFormErrors(result.errors, schema.bag ?? 'default', input);
+    throw new StopWithReply(combine(Redirect.back()));
+  }
+
+  flashFormErrors(errors: Record<string, string[]>, bag = 'default', input: unknown = this.body()): void {
+    if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) this.session.flashInput(input as Record<string, unknown>);
+    this.session.flashErrors(errors, bag);
+  }
+
+  service<T>(key: ServiceKey<T>): T {
+    return this.shared.services(key) as T;
+  }
+
+  provided<T>(key: ContextKey<T>): T {
+    if (!this.shared.provided.has(key)) throw new KernelMisuse(`Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
+    return this.shared.provided.get(key) as T;
+  }
+
+  current<T>(key: ContextKey<T>): T {
+    if (!this.currents.has(key)) throw new KernelMisuse(`No middleware set ${key.description ?? 'a key'} for this request`);
+    return this.currents.get(key) as T;
+  }
+
+  currentOrNull<T>(key: ContextKey<T>): T | null {
+    return this.currents.has(key) ? (this.currents.get(key) as T) : null;
+  }
+
+  setCurrent<T>(key: ContextKey<T>, value: T): void {
+    this.currents.set(key, value);
+  }
+
+  hasRoute(name: string): boolean {
+    return this.shared.table.named.has(name);
+  }
+
+  url(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
+    return urlFor(this.shared.table, name, args, query as Record<string, QueryValue> | undefined);
+  }
+
+  absoluteUrl(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
+    return `${this.shared.appUrl}${this.url(name, args, query)}`;
+  }
+
+  signedUrl(name: string, args: readonly (string | number)[], ttlSeconds: number): string {
+    return signUrl(this.shared.appUrl, this.url(name, args), this.signing(ttlSeconds));
+  }
+
+  signPath(path: string, ttlSeconds: number): string {
+    return signPath(path, this.signing(ttlSeconds));
+  }
+
+  hasValidSignature(): boolean {
+    // The request target exactly as the client sent it: a signature covers the encoded path.
+    return verifySignedPath(this.request.target, { now: this.nowSeconds(), key: this.shared.signing.key }).kind === 'valid';
+  }
+
+  requireValidSignature(): void {
+    if (!this.hasValidSignature()) throw new HttpAbort(403, 'This link is invalid or has expired.');
+  }
+
+  verifySignedUrl(url: string): boolean {
+    const basePath = new URL(this.shared.appUrl).pathname.replace(/\/+$/u, '');
+    return verifySignedUrl(url, { now: this.nowSeconds(), key: this.shared.signing.key, basePath });
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.shared.signing.clock.now().getTime() / 1000);
+  }
+
+  private signing(ttlSeconds: number): { expiresAt: number; key: Buffer } {
+    return { expiresAt: expiresAfter(this.nowSeconds(), ttlSeconds), key: this.shared.signing.key };
+  }
+}
+
+function pathParameters(matched: MatchedRoute): PathParameters {
+  const read = (name: string): string => {
+    const value = matched.params[name];
+    if (value === undefined) throw new KernelMisuse(`The route ${matched.pattern} has no parameter {${name}}`);
+    return value;
+  };
+  return {
+    all: matched.params,
+    string: read,
+    int(name) {
+      const value = read(name);
+      const number = Number(value);
+      if (!INTEGER.test(value) || !Number.isSafeInteger(number)) throw new HttpAbort(404, '');
+      return number;
+    },
+  };
+}
+
+/** Whether these request headers make an API client (JSON refusals): see `isApiClient`. */
+export function apiClient(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  return isApiClient({
+    accept: headerText(headers['accept']),
+    contentType: headerText(headers['content-type']),
+    authorization: headerText(headers['authorization']),
+  });
+}
+
+export function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

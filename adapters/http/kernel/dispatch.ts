@@ -1,0 +1,163 @@
+import type { Route, RouteTable } from '../../../domain/routing/route-table.js';
+import { matchRoute } from '../../../domain/routing/match.js';
+import { overriddenMethod } from '../../../domain/security/method-override.js';
+import { Redirect, View } from './replies.js';
+import type { Reply } from './replies.js';
+import type { Handler, Middleware } from './request-context.js';
+import { KernelContext, headerText } from './context.js';
+import type { ContextShared, MatchedRoute } from './context.js';
+import { runOnion } from './pipeline.js';
+import type { Stage } from './pipeline.js';
+import { answerPreflight, routeCorsLayers } from './cors.js';
+import { HttpAbort } from './http-error.js';
+import { withEtag } from './stages/etag.js';
+import type { AfterResponseWork } from '../after-response.js';
+import type { AsyncRequestOrigin } from './async-request-origin.js';
+import type { KernelRequest } from './request.js';
+
+export interface DispatchOptions {
+  table: RouteTable<Handler>;
+  shared: ContextShared;
+  /** Stage 5 in the spec's order: session, (locale, user, CSRF,) views, (maintenance,) timeout. */
+  frameworkStages: readonly Stage[];
+  /** `App.layer` middleware, first added outermost. */
+  appLayers: readonly Middleware[];
+  /** Each route's own layers as middleware, outermost first, built once at start. */
+  routeLayers: ReadonlyMap<object, readonly Middleware[]>;
+  /** Where listeners of the events a handler publishes read the client's address and the request id. */
+  origin: AsyncRequestOrigin;
+  /** Runs what handlers leave for after their answers (`ctx.afterResponse`). */
+  afterResponse: AfterResponseWork;
+}
+
+/**
+ * The kernel's answer to one request: a reply value the transport writes. `answered` resolves
+ * once the transport has written the answer; it is asked for only when a handler left work
+ * for after it (`ctx.afterResponse`).
+ */
+export type Dispatch = (request: KernelRequest, answered: () => Promise<void>) => Promise<Reply>;
+
+function noRoute(path: string): MatchedRoute {
+  return { name: null, pattern: path, params: {}, domainParams: {} };
+}
+
+/** No route answers: the request stops with the status, made a page by the views stage. */
+function refusal(status: number, headers: Record<string, string> = {}): () => Promise<Reply> {
+  return () => Promise.reject(new HttpAbort(status, '', headers));
+}
+
+/**
+ * What a matched route needs on every request, worked out once at start: the whole onion in
+ * order (CORS outermost, so the 419, 429, 403 and 503 of the stages and layers inside get its
+ * headers), and what its layers say about CSRF, cookies and ETags.
+ */
+interface RoutePlan {
+  layers: readonly (Stage | Middleware)[];
+  /** A webhook (it checks a signature instead) or `.withoutCsrf()`. */
+  csrfExempt: boolean;
+  /** A webhook's callers keep no cookies: a session it starts is not sent. */
+  persistNewSession: boolean;
+  etag: boolean;
+}
+
+/** Each route's plan: made for every route of the table at start, kept by route. */
+function routePlans(options: DispatchOptions): (route: Route<Handler>) => RoutePlan {
+  const plans = new Map<Route<Handler>, RoutePlan>();
+  const planOf = (route: Route<Handler>): RoutePlan => {
+    let plan = plans.get(route);
+    if (plan === undefined) {
+      const kinds = new Set(route.layers.map((layer) => layer.kind));
+      const webhook = kinds.has('webhook');
+      plan = {
+        layers: [...routeCorsLayers(route), ...options.frameworkStages, ...options.appLayers, ...(options.routeLayers.get(route) ?? [])],
+        csrfExempt: webhook || kinds.has('csrf-off'),
+        persistNewSession: !webhook,
+        etag: kinds.has('etag'),
+      };
+      plans.set(route, plan);
+    }
+    return plan;
+  };
+  for (const route of options.table.routes) planOf(route);
+  return planOf;
+}
+
+/**
+ * The app's routes for a request the transport has read (public files and the framework's own
+ * routes are the transport's, before this): CORS preflights, then the route matched by the
+ * domain's router (host, method after override, path), then the onion of framework stages,
+ * app layers, route layers and the handler.
+ */
+export function dispatcher(options: DispatchOptions): Dispatch {
+  const { frameworkStages, appLayers } = options;
+  const planOf = routePlans(options);
+  const fallbackLayers = [...frameworkStages, ...appLayers];
+  return async (request, answered) => {
+    const { path, method: requestMethod } = request;
+    // Before the stages: a preflight opens no session, needs no CSRF token, counts for no throttle.
+    const preflight = answerPreflight(options.table, { method: requestMethod, host: request.host, path, headers: request.headers });
+    if (preflight !== null) return preflight;
+
+    const payload = request.body.raw() === null ? request.body.value() : undefined;
+    const method = overriddenMethod(requestMethod, {
+      field: typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload) ? (payload as Record<string, unknown>)['_method'] : undefined,
+      header: headerText(request.headers['x-http-method-override']),
+    });
+    const match = matchRoute(options.table, { method, host: request.host, path });
+
+    let matched: MatchedRoute;
+    let layers: readonly (Stage | Middleware)[] = frameworkStages;
+    let handler: () => Promise<Reply>;
+    let ctx: KernelContext;
+    switch (match.kind) {
+      case 'matched': {
+        const { route } = match;
+        matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
+        ctx = new KernelContext(request, method, matched, options.shared);
+        const plan = planOf(route);
+        ctx.csrfExempt = plan.csrfExempt;
+        ctx.persistNewSession = plan.persistNewSession;
+        ctx.etag = plan.etag;
+        layers = plan.layers;
+        const target = route.target;
+        const context = ctx;
+        handler =
+          target.kind === 'handler'
+            ? async () => target.handler(context)
+            : target.kind === 'view'
+              ? () => Promise.resolve(View.make(target.template))
+              : () => Promise.resolve(Redirect.to(target.to).withStatus(target.status));
+        break;
+      }
+      case 'fallback': {
+        matched = { ...noRoute(path), domainParams: match.domainParams };
+        ctx = new KernelContext(request, method, matched, options.shared);
+        layers = fallbackLayers;
+        const fallback = match.fallback.handler;
+        const context = ctx;
+        handler = async () => fallback(context);
+        break;
+      }
+      case 'method-not-allowed':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(405, { allow: match.allowed.join(', ') });
+        break;
+      case 'bad-path':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(400);
+        break;
+      case 'not-found':
+        ctx = new KernelContext(request, method, noRoute(path), options.shared);
+        handler = refusal(404);
+        break;
+    }
+    if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
+    const context = ctx;
+    const origin = { ipAddress: ctx.ip ?? '', requestId: ctx.requestId };
+    const reply = await options.origin.run(origin, () => runOnion(context, layers, handler));
+    if (context.afterResponseTasks.length > 0) {
+      options.afterResponse.schedule(context.afterResponseTasks, { answered: answered(), log: context.log, scope: (run) => options.origin.run(origin, run) });
+    }
+    return ctx.etag ? withEtag(ctx, reply) : reply;
+  };
+}

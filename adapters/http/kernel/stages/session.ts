@@ -1,0 +1,39 @@
+import { Session } from '../../../../domain/session/session.js';
+import type { Clock } from '../../../../ports/clock.js';
+import type { RandomSource } from '../../../../ports/random-source.js';
+import { cookieValues } from '../cookie-header.js';
+import { withExtras } from '../replies.js';
+import type { Stage } from '../pipeline.js';
+import { SESSION_COOKIE } from '../session/session-driver.js';
+import type { SessionDriver } from '../session/session-driver.js';
+
+export interface SessionStageOptions {
+  driver: SessionDriver;
+  clock: Clock;
+  random: RandomSource;
+}
+
+export function newToken(random: RandomSource): string {
+  return Buffer.from(random.bytes(32)).toString('base64url');
+}
+
+/**
+ * Stage 5, 'session': opens the visitor's session through the driver (a tampered, foreign or
+ * expired one is a fresh session, never an error), and stores it after the answer is made.
+ * A new session is kept only when the answer is worth it (not for a 404 to a scanner).
+ */
+export function sessionStage(options: SessionStageOptions): Stage {
+  const { driver } = options;
+  return async (ctx, next) => {
+    const opened = await driver.open(cookieValues(ctx.headers['cookie'], SESSION_COOKIE), options.clock.now());
+    const session = opened?.session ?? Session.start({ token: newToken(options.random), now: options.clock.now() });
+    ctx.attachSession(session);
+    ctx.sessionDriver = driver;
+
+    const reply = await next();
+
+    if (opened === null && !ctx.persistNewSession) return reply;
+    const cookie = await driver.save(ctx, session, opened, options.clock.now());
+    return cookie === null ? reply : withExtras(reply, cookie);
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * `app.fetch(request)` called directly, without a socket: what a Hono-style host or a test
+ * does. (Spec 001's tables run on this transport over node:http in spec-001-tables.fetch.test.ts.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApp } from '../../../composition/testing.js';
+import { kernelTestApp } from './kernel-app.js';
+
+describe('app.fetch', () => {
+  let app: TestApp;
+  const fetch = (path: string, init?: RequestInit, remoteAddress?: string): Promise<Response> =>
+    app.app.fetch(new Request(new URL(path, 'http://localhost'), init), remoteAddress === undefined ? undefined : { remoteAddress });
+
+  beforeAll(() => {
+    app = TestApp.create({ build: kernelTestApp });
+  });
+  afterAll(() => app.close());
+
+  it('answers /health with the security headers and a request id', async () => {
+    const response = await fetch('/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("'nonce-");
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/u);
+  });
+
+  it('runs the app routes through the kernel: parameters, JSON bodies, the client address', async () => {
+    expect(await (await fetch('/items/42')).json()).toEqual({ id: 42 });
+    expect((await fetch('/items/x')).status).toBe(404);
+    expect(await (await fetch('/ip', undefined, '127.0.0.9')).json()).toEqual({ ip: '127.0.0.9' });
+    expect(await (await fetch('/ip')).json()).toEqual({ ip: null });
+  });
+
+  it('opens a session with a sealed cookie and refuses a form post without its CSRF token (419)', async () => {
+    const page = await fetch('/page');
+    expect(page.status).toBe(200);
+    const cookies = page.headers.getSetCookie();
+    expect(cookies.some((line) => /^fw_session=[^;]+; .*HttpOnly; SameSite=Lax; Path=\//u.test(line))).toBe(true);
+    const html = await page.text();
+    const token = /<meta name="csrf-token" content="([^"]+)"/u.exec(html)?.[1];
+    expect(token).toBeDefined();
+    const cookie = cookies.map((line) => line.split(';')[0]).join('; ');
+    const post = (headers: Record<string, string>) =>
+      fetch('/json', { method: 'POST', body: JSON.stringify({ a: 1 }), headers: { 'content-type': 'application/json', accept: 'application/json', cookie, ...headers } });
+    expect((await post({})).status).toBe(419);
+    const accepted = await post({ 'x-csrf-token': token ?? '' });
+    expect([accepted.status, await accepted.json()]).toEqual([200, { received: { a: 1 } }]);
+  });
+
+  it('answers HEAD without a body, and a body that is not JSON with 400', async () => {
+    const head = await fetch('/items/7', { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+    const broken = await fetch('/json', { method: 'POST', body: '{', headers: { 'content-type': 'application/json', accept: 'application/json' } });
+    expect([broken.status, await broken.json()]).toEqual([400, { message: 'Invalid request payload JSON format' }]);
+  });
+});
