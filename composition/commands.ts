@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { CliCommand } from '../adapters/cli/command.js';
+import { dbShellCommand } from '../adapters/cli/commands/db-shell.js';
 import { keyGenerateCommand } from '../adapters/cli/commands/key-generate.js';
 import { maintenanceCommands } from '../adapters/cli/commands/maintenance.js';
 import { migrateCommands } from '../adapters/cli/commands/migrate.js';
@@ -53,6 +54,12 @@ export function frameworkCommands(app: App): CliCommand[] {
           names.push(seeder.name);
         }
         return names;
+      },
+    }),
+    dbShellCommand({
+      async target() {
+        const { database } = await app.config();
+        return database.engine === 'sqlite' ? database : { engine: 'postgres', url: database.url.reveal() };
       },
     }),
     ...maintenanceCommands({

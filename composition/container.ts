@@ -42,6 +42,8 @@ import { SetPassword } from '../application/users/set-password.js';
 import { SystemClock } from '../adapters/clock/system-clock.js';
 import { Argon2PasswordHasher } from '../adapters/password/argon2-password-hasher.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
+import { Db } from '../adapters/persistence/mikro-orm/models/db.js';
+import { ModelRecordFinder } from '../adapters/persistence/mikro-orm/models/model-record-finder.js';
 import { MikroOrmUserRepository } from '../adapters/persistence/mikro-orm/mikro-orm-user-repository.js';
 import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
@@ -159,7 +161,10 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm, db.raw));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
-  provide(container, TOKENS.recordFinder, [TOKENS.database], (db) => new SqlRecordFinder(db.raw));
+  provide(container, TOKENS.recordFinder, [TOKENS.database, TOKENS.db], (database, db) => new ModelRecordFinder(new SqlRecordFinder(database.raw), db));
+  provide(container, TOKENS.db, [TOKENS.database, TOKENS.config, TOKENS.clock, TOKENS.random], (database, config, clock, random) =>
+    Db.connect(database, { box: new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).modelEncryption, random), clock }),
+  );
   provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => {
     switch (config.cache.store) {
       case 'memory':

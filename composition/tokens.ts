@@ -9,6 +9,7 @@ import type { EndAllSessions } from '../application/users/end-all-sessions.js';
 import type { ListUserSessions } from '../application/users/list-user-sessions.js';
 import type { SetPassword } from '../application/users/set-password.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
+import type { Db } from '../adapters/persistence/mikro-orm/models/db.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import type { EndOtherSessions } from '../application/users/end-other-sessions.js';
 import type { AccessPolicy } from '../ports/access-policy.js';
@@ -92,6 +93,8 @@ export const TOKENS = {
   random: token<RandomSource>('RandomSource'),
   passwordHasher: token<PasswordHasher>('PasswordHasher'),
   database: token<Database>('Database'),
+  /** The data layer: `ctx.service(TOKENS.db).query(Product)…`. */
+  db: token<Db>('Db'),
   migrationSources: token<readonly MigrationSource[]>('MigrationSources'),
   migrator: token<SchemaMigrator>('SchemaMigrator'),
   userRepository: token<UserRepository>('UserRepository'),

@@ -1,3 +1,4 @@
+import type { ModelDefinition } from '../domain/data/model.js';
 import type { Conditions } from '../domain/routing/model-binding.js';
 import { IDENTIFIER } from './record-lookup.js';
 
@@ -15,6 +16,11 @@ export interface RecordQuery {
   table: string;
   /** At least one condition: a query without any would return an arbitrary row. */
   where: Conditions;
+  /**
+   * The `defineModel` model the table belongs to, when there is one: the row then comes back
+   * as the data layer reads it (types decoded, encrypted values opened, skipped fields set).
+   */
+  model?: ModelDefinition;
 }
 
 /** A row as the driver gives it: PostgreSQL returns `bigint` as text and timestamps as `Date`. */

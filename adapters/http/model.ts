@@ -1,3 +1,4 @@
+import type { ModelDefinition, RowOf } from '../../domain/data/model.js';
 import { modelBinding } from '../../domain/routing/model-binding.js';
 import type { Conditions, KeyKind, ModelBinding } from '../../domain/routing/model-binding.js';
 import type { RequestContext } from './kernel/request-context.js';
@@ -24,6 +25,8 @@ export interface ModelOptions {
 export interface Model<Row = Record<string, unknown>> {
   readonly binding: ModelBinding;
   readonly scope: ((ctx: RequestContext) => Conditions | Promise<Conditions>) | null;
+  /** The `defineModel` model it was made from, or null for a bare table. */
+  readonly definition?: ModelDefinition | null;
   /** Carries the row type only; never set. */
   readonly __row?: Row;
 }
@@ -34,9 +37,16 @@ export interface Model<Row = Record<string, unknown>> {
  *     const Product = model<ProductRow>('products', { softDeletes: true, scope: (ctx) => ({ team_id: ctx.requireUser().id }) });
  *     routes.get('/products/{product}', async (ctx) => json(await ctx.found(Product)));
  *
- * Names are checked here, so a typo stops the app when its modules are built.
+ * Names are checked here, so a typo stops the app when its modules are built. A `defineModel`
+ * model works too, `model(Product, { scope })`: its key kind and soft deletes come from the
+ * definition, and the row is the data layer's (`RowOf<typeof Product>`).
  */
-export function model<Row = Record<string, unknown>>(table: string, options: ModelOptions = {}): Model<Row> {
+export function model<M extends ModelDefinition>(definition: M, options?: Omit<ModelOptions, 'key' | 'keyKind' | 'softDeletes'>): Model<RowOf<M>>;
+export function model<Row = Record<string, unknown>>(table: string, options?: ModelOptions): Model<Row>;
+export function model(source: string | ModelDefinition, options: ModelOptions = {}): Model {
   const { scope, ...binding } = options;
-  return Object.freeze({ binding: modelBinding(table, binding), scope: scope ?? null });
+  if (typeof source === 'string') return Object.freeze({ binding: modelBinding(source, binding), scope: scope ?? null, definition: null });
+  // A `defineModel` model knows its key and soft deletes; the row comes back decoded.
+  const keyKind = source.key.type;
+  return Object.freeze({ binding: modelBinding(source.table, { ...binding, key: 'id', keyKind, softDeletes: source.softDeletes }), scope: scope ?? null, definition: source });
 }

@@ -11,8 +11,8 @@
  *    team's row or a deleted row is no row either.
  */
 
-/** How a key is written in a URL. */
-export type KeyKind = 'integer' | 'ulid' | 'uuid';
+/** How a key is written in a URL; `string` is any non-empty text (a key the app sets). */
+export type KeyKind = 'integer' | 'ulid' | 'uuid' | 'string';
 
 /** A value a lookup compares a column with; null means the column IS NULL. */
 export type Condition = string | number | null;
@@ -63,7 +63,7 @@ export function modelBinding(table: string, options: ModelBindingOptions = {}): 
   const param = options.param ?? singular(table);
   if (!PARAM.test(param)) throw new TypeError(`model '${table}': the parameter name ${JSON.stringify(param)} is not an identifier`);
   const keyKind = options.keyKind ?? 'integer';
-  if (!['integer', 'ulid', 'uuid'].includes(keyKind)) throw new TypeError(`model '${table}': keyKind must be 'integer', 'ulid' or 'uuid', got ${JSON.stringify(keyKind)}`);
+  if (!['integer', 'ulid', 'uuid', 'string'].includes(keyKind)) throw new TypeError(`model '${table}': keyKind must be 'integer', 'ulid', 'uuid' or 'string', got ${JSON.stringify(keyKind)}`);
   return Object.freeze({ table, key, keyKind, param, columns: Object.freeze(columns), softDeleteColumn });
 }
 
@@ -101,6 +101,8 @@ export function parseKey(kind: KeyKind, text: string): string | number | null {
       return ULID.test(text) ? text.toUpperCase() : null;
     case 'uuid':
       return UUID.test(text) ? text.toLowerCase() : null;
+    case 'string':
+      return text === '' ? null : text;
   }
 }
 

@@ -15,6 +15,8 @@ export interface AppKeys {
   readonly maintenanceBypass: Buffer;
   /** AES-256-GCM key of the TOTP secrets stored in `users.two_factor_secret`. */
   readonly twoFactorEncryption: Buffer;
+  /** AES-256-GCM key of models' `column.encrypted()` values. */
+  readonly modelEncryption: Buffer;
   /** AES-256-GCM key of secrets inside queued jobs' payloads (a password reset token on its way to the mailer). */
   readonly queuedSecrets: Buffer;
 }
@@ -33,6 +35,7 @@ export function deriveAppKeys(appKey: Buffer): AppKeys {
     signedUrls: derive(appKey, 'signed-urls'),
     maintenanceBypass: derive(appKey, 'maintenance-bypass'),
     twoFactorEncryption: derive(appKey, 'two-factor-encryption'),
+    modelEncryption: derive(appKey, 'model-encryption'),
     queuedSecrets: derive(appKey, 'queued-secrets'),
   };
 }

@@ -19,7 +19,7 @@ export async function findBoundRow<Row>(ctx: RequestContext, records: RecordFind
     case 'no-row':
       throw new HttpAbort(404, '');
     case 'find': {
-      const row = await records.findOne({ table: query.table, where: query.where });
+      const row = await records.findOne({ table: query.table, where: query.where, ...(model.definition ? { model: model.definition } : {}) });
       if (row === null) throw new HttpAbort(404, '');
       return row as Row;
     }

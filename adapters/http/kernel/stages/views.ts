@@ -1,3 +1,4 @@
+import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
 import { sameSiteTarget } from '../../../../domain/security/same-site.js';
 import type { ViewRenderer } from '../../../../ports/view-renderer.js';
 import { HttpAbort } from '../http-error.js';
@@ -21,6 +22,8 @@ export interface ViewsStageOptions {
 /** What a thrown error means for the visitor. Only `abort` messages are shown as they are. */
 export function answerFor(error: unknown): ErrorAnswer {
   if (error instanceof HttpAbort) return { status: error.status, detail: error.message, headers: error.headers, error };
+  // findOrFail / firstOrFail: the spec's 404 for a missing row.
+  if (error instanceof RecordNotFound) return { status: 404, detail: '', error };
   return { status: 500, detail: '', error };
 }
 

@@ -1,0 +1,25 @@
+import { EntitySchema } from '@mikro-orm/core';
+import type { EntitySchemaProperty } from '@mikro-orm/core';
+import { COLUMN_TYPES } from '../../../../domain/data/columns.js';
+import type { EngineName } from '../../../../domain/data/columns.js';
+import type { ModelDefinition } from '../../../../domain/data/model.js';
+
+/** The name the MikroORM metadata knows a model by (tables are unique, so their names are too). */
+export function entityName(model: ModelDefinition): string {
+  return `fw_model:${model.table}`;
+}
+
+/**
+ * MikroORM's mapping of a model, generated from its definition. Every property is `unknown`
+ * to the ORM: fw's `RowCodec` encodes and decodes values itself, so the ORM passes them through
+ * unchanged on both engines. `columnType` records the spec's SQL type for each engine.
+ */
+export function entitySchemaFor(model: ModelDefinition, engine: EngineName): EntitySchema {
+  const properties: Record<string, EntitySchemaProperty<unknown, unknown>> = {};
+  const keyColumn = model.key.type === 'integer' ? COLUMN_TYPES.integer : model.key.type === 'uuid' ? COLUMN_TYPES.uuid : COLUMN_TYPES.string;
+  properties['id'] = { type: 'unknown', primary: true, autoincrement: model.key.type === 'integer', columnType: keyColumn[engine] };
+  for (const [name, spec] of model.columns) {
+    properties[name] = { type: 'unknown', nullable: spec.allowsNull, columnType: COLUMN_TYPES[spec.kind][engine] };
+  }
+  return new EntitySchema({ name: entityName(model), tableName: model.table, properties } as never);
+}

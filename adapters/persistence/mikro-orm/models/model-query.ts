@@ -1,0 +1,580 @@
+import { LockMode, QueryOrder, raw } from '@mikro-orm/core';
+import type { Dictionary } from '@mikro-orm/core';
+import type { QueryBuilder } from '@mikro-orm/knex';
+import { checkColumn, checkConditions } from '../../../../domain/data/conditions.js';
+import type { Condition } from '../../../../domain/data/conditions.js';
+import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
+import { columnNames } from '../../../../domain/data/model.js';
+import { clampPage, clampPerPage, decodeCursor, encodeCursor, pageNumbers } from '../../../../domain/data/pages.js';
+import type { CursorPage, LengthAwarePage, SimplePage } from '../../../../domain/data/pages.js';
+import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
+import { fts5Query, searchIndexName, searchWords, tsQuery } from '../../../../domain/data/search.js';
+import type { ColumnOf, ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
+import { Conditions } from './conditions-builder.js';
+import type { ValueOfColumn } from './conditions-builder.js';
+import { quoted, toFilter } from './filters.js';
+import type { ModelSession } from './model-session.js';
+
+type Order = { readonly column: string; readonly direction: 'asc' | 'desc' } | { readonly sql: string; readonly params: readonly unknown[]; readonly direction: 'asc' | 'desc' };
+type Trashed = 'without' | 'with' | 'only';
+
+/**
+ * A query over one model: the spec's query-builder table. Build it with `db.query(Model)`,
+ * chain conditions, order and size, then read or write. Columns and operators are checked
+ * when it runs (`InvalidQuery`, before any SQL is sent); values are always bound.
+ */
+export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
+  private orders: Order[] = [];
+  private limitCount: number | null = null;
+  private offsetCount: number | null = null;
+  private groups: string[] = [];
+  private havings: Array<{ sql: string; params: unknown[] }> = [];
+  private lock: LockMode | null = null;
+  /** Orders put NULLs after values ascending, before them descending (PostgreSQL's default), on both engines. */
+  private nullsOrdered = false;
+  private trashed: Trashed = 'without';
+  private scoped = true;
+
+  constructor(
+    private readonly session: ModelSession,
+    readonly model: M,
+  ) {
+    super();
+  }
+
+  // ── conditions on other queries ─────────────────────────────────────────
+
+  /** `column` is among the values of `other`'s `otherColumn` (one statement, a subquery). */
+  whereInQuery<O extends ModelDefinition>(column: ColumnOf<M>, other: ModelQuery<O>, otherColumn: ColumnOf<O>): this {
+    this.conditions.push({ kind: 'in-query', column, negate: false, subquery: () => other.subquery(otherColumn) });
+    return this;
+  }
+
+  /** `column` is none of the (non-NULL) values of `other`'s `otherColumn`. */
+  whereNotInQuery<O extends ModelDefinition>(column: ColumnOf<M>, other: ModelQuery<O>, otherColumn: ColumnOf<O>): this {
+    const present = other.clone().whereNotNull(otherColumn);
+    this.conditions.push({ kind: 'in-query', column, negate: true, subquery: () => present.subquery(otherColumn) });
+    return this;
+  }
+
+  /**
+   * Rows with at least one related row in `related` (whose `foreignKey` holds this row's id),
+   * optionally narrowed: `db.query(User).whereHas(db.query(Post).where('published', true), 'user_id')`.
+   */
+  whereHas<O extends ModelDefinition>(related: ModelQuery<O>, foreignKey: ColumnOf<O>): this {
+    return this.whereInQuery('id' as ColumnOf<M>, related, foreignKey);
+  }
+
+  /** Rows without any related row in `related`. */
+  whereDoesntHave<O extends ModelDefinition>(related: ModelQuery<O>, foreignKey: ColumnOf<O>): this {
+    return this.whereNotInQuery('id' as ColumnOf<M>, related, foreignKey);
+  }
+
+  /** This query as a subquery selecting one column (knex's builder, which MikroORM nests). */
+  private subquery(column: string): unknown {
+    checkColumn(this.model, column, 'read');
+    return this.select([column], false).getKnexQuery();
+  }
+
+  // ── order and size ──────────────────────────────────────────────────────
+
+  orderBy(column: ColumnOf<M>, direction: 'asc' | 'desc' = 'asc'): this {
+    this.orders.push({ column, direction });
+    return this;
+  }
+
+  orderByDesc(column: ColumnOf<M>): this {
+    return this.orderBy(column, 'desc');
+  }
+
+  /** An SQL expression of the app's own to order by. */
+  orderByRaw(sql: string, direction: 'asc' | 'desc' = 'asc', values: readonly unknown[] = []): this {
+    this.orders.push({ sql, params: [...values], direction });
+    return this;
+  }
+
+  // ── full-text search (the model's `search` columns, indexed by `searchMigrationSql`) ──
+
+  /**
+   * Rows matching every word of `text`, each as a prefix, in word forms (stemming unless the
+   * model's language is `simple`), best first, ties newest first. Any text is safe.
+   */
+  search(text: string): this {
+    return this.whereSearch(text).orderByRelevance(text).latest();
+  }
+
+  /** Only rows matching every word of `text`; no words matches nothing. Keeps the query's order. */
+  whereSearch(text: string): this {
+    const words = this.searchable(text);
+    if (words.length === 0) return this.whereAny(() => undefined);
+    const index = quoted(searchIndexName(this.model));
+    if (this.session.engine === 'sqlite') return this.whereRaw(`"id" in (select rowid from ${index} where ${index} match ?)`, [fts5Query(words)]);
+    return this.whereRaw(`${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, [tsQuery(words)]);
+  }
+
+  /** Orders by relevance to `text` (best first) without filtering; earlier search columns weigh more. */
+  orderByRelevance(text: string): this {
+    const words = this.searchable(text);
+    if (words.length === 0) return this;
+    const index = quoted(searchIndexName(this.model));
+    if (this.session.engine === 'sqlite') {
+      const weights = this.model.search.map((_, position) => 2 ** (this.model.search.length - 1 - position)).join(', ');
+      // bm25 is lower for better matches; a row without a match sorts last.
+      return this.orderByRaw(`coalesce((select bm25(${index}, ${weights}) from ${index} where ${index} match ? and rowid = "id"), 1e308)`, 'asc', [fts5Query(words)]);
+    }
+    return this.orderByRaw(`ts_rank(${index}, to_tsquery('${this.model.searchLanguage}', ?))`, 'desc', [tsQuery(words)]);
+  }
+
+  private searchable(text: string): string[] {
+    if (this.model.search.length === 0) throw new InvalidQuery('not_searchable', `The model '${this.model.table}' has no search columns`);
+    return searchWords(text);
+  }
+
+  /** Newest first: `created_at` DESC then `id` DESC; `id` DESC for a model without timestamps. */
+  latest(): this {
+    if (this.model.timestamps) this.orders.push({ column: 'created_at', direction: 'desc' });
+    this.orders.push({ column: 'id', direction: 'desc' });
+    return this;
+  }
+
+  limit(count: number): this {
+    this.limitCount = Math.max(0, Math.floor(count));
+    return this;
+  }
+
+  offset(count: number): this {
+    this.offsetCount = Math.max(0, Math.floor(count));
+    return this;
+  }
+
+  groupBy(...columns: ColumnOf<M>[]): this {
+    this.groups.push(...columns);
+    return this;
+  }
+
+  havingRaw(sql: string, values: readonly unknown[] = []): this {
+    this.havings.push({ sql, params: [...values] });
+    return this;
+  }
+
+  // ── soft deletes and locks ──────────────────────────────────────────────
+
+  /** Leaves the model's default scope out of this query. */
+  withoutScope(): this {
+    this.scoped = false;
+    return this;
+  }
+
+  /** Soft-deleted rows too. */
+  withTrashed(): this {
+    this.trashed = 'with';
+    return this;
+  }
+
+  /** Soft-deleted rows only. */
+  onlyTrashed(): this {
+    this.trashed = 'only';
+    return this;
+  }
+
+  /** `FOR UPDATE` on the rows read (PostgreSQL; SQLite's transactions already hold the only write lock). Needs a transaction. */
+  lockForUpdate(): this {
+    this.lock = LockMode.PESSIMISTIC_WRITE;
+    return this;
+  }
+
+  /** `FOR SHARE` on the rows read (PostgreSQL). Needs a transaction. */
+  sharedLock(): this {
+    this.lock = LockMode.PESSIMISTIC_READ;
+    return this;
+  }
+
+  // ── reading ─────────────────────────────────────────────────────────────
+
+  async get(): Promise<RowOf<M>[]> {
+    const qb = this.select(columnNames(this.model), true);
+    const rows = await qb.execute<Dictionary[]>('all', false);
+    return rows.map((row) => this.session.codec(this.model).decodeRow(row) as RowOf<M>);
+  }
+
+  async first(): Promise<RowOf<M> | null> {
+    const [row] = await this.clone().limit(1).get();
+    return row ?? null;
+  }
+
+  /** The row with this key (under the query's conditions), or null. */
+  async find(id: RowOf<M>['id']): Promise<RowOf<M> | null> {
+    return this.clone().where('id' as ColumnOf<M>, id as never).first();
+  }
+
+  /** The row with this key, or `RecordNotFound` (a 404 through the HTTP layer). */
+  async findOrFail(id: RowOf<M>['id']): Promise<RowOf<M>> {
+    const row = await this.find(id);
+    if (row === null) throw new RecordNotFound(this.model.table);
+    return row;
+  }
+
+  /** The first matching row, or `RecordNotFound` (a 404 through the HTTP layer). */
+  async firstOrFail(): Promise<RowOf<M>> {
+    const row = await this.first();
+    if (row === null) throw new RecordNotFound(this.model.table);
+    return row;
+  }
+
+  // ── pages (at most 1000 rows, whatever is asked) ────────────────────────
+
+  /** Page `page` of `perPage` rows, with the total count (same conditions, soft deletes and scope). */
+  async paginate(perPage?: number, page?: number): Promise<LengthAwarePage<RowOf<M>>> {
+    const size = clampPerPage(perPage);
+    const current = clampPage(page);
+    const total = await this.count();
+    const numbers = pageNumbers(total, size, current);
+    const items = numbers.from === null ? [] : await this.clone().limit(size).offset(numbers.offset).get();
+    return { items, total, perPage: size, currentPage: current, lastPage: numbers.lastPage, from: numbers.from, to: numbers.to, hasMorePages: current < numbers.lastPage };
+  }
+
+  /** Page `page` without counting: one extra row says whether another page follows. */
+  async simplePaginate(perPage?: number, page?: number): Promise<SimplePage<RowOf<M>>> {
+    const size = clampPerPage(perPage);
+    const current = clampPage(page);
+    const rows = await this.clone().limit(size + 1).offset((current - 1) * size).get();
+    return { items: rows.slice(0, size), perPage: size, currentPage: current, hasMorePages: rows.length > size };
+  }
+
+  /**
+   * Keyset pages in the query's order (then `id`, which breaks ties): fast at any depth, and
+   * stable while rows are added. NULLs sort after every value ascending (before, descending) on
+   * both engines. A cursor that is not one of ours starts from the beginning.
+   */
+  async cursorPaginate(perPage?: number, cursor?: string | null): Promise<CursorPage<RowOf<M>>> {
+    const size = clampPerPage(perPage);
+    const keys: Array<{ column: string; direction: 'asc' | 'desc' }> = [];
+    for (const order of this.orders) {
+      if (!('column' in order)) throw new InvalidQuery('bad_value', 'cursorPaginate orders by columns only, not by raw SQL');
+      if (order.column !== 'id') keys.push(order);
+    }
+    const last = this.orders.find((order) => 'column' in order && order.column === 'id');
+    keys.push({ column: 'id', direction: last?.direction ?? 'asc' });
+    const page = this.clone();
+    page.orders = [];
+    page.nullsOrdered = true;
+    for (const { column, direction } of keys) page.orderBy(column as ColumnOf<M>, direction);
+    const after = cursor === undefined || cursor === null ? null : decodeCursor(cursor, keys.length);
+    if (after !== null) {
+      const values = keys.map(({ column }, index) => this.fromCursor(column, after[index]));
+      page.conditions.push({
+        kind: 'group',
+        join: 'or',
+        conditions: keys.map((key, index) => ({
+          kind: 'group' as const,
+          join: 'and' as const,
+          conditions: [...keys.slice(0, index).map((earlier, at) => equalTo(earlier.column, values[at])), beyond(key.column, key.direction, values[index])],
+        })),
+      });
+    }
+    const rows = await page.limit(size + 1).get();
+    const items = rows.slice(0, size);
+    const tail = items[items.length - 1] as Record<string, unknown> | undefined;
+    const hasMorePages = rows.length > size;
+    return { items, perPage: size, hasMorePages, nextCursor: hasMorePages && tail !== undefined ? encodeCursor(keys.map(({ column }) => toCursor(tail[column]))) : null };
+  }
+
+  private fromCursor(column: string, value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    const kind = column === 'id' ? null : this.model.columns.get(column)?.kind;
+    return kind === 'timestamp' && typeof value === 'string' ? new Date(value) : value;
+  }
+
+  /** The rows with these keys, in the order given; missing ones are skipped, repeats given once. */
+  async findMany(ids: readonly RowOf<M>['id'][]): Promise<RowOf<M>[]> {
+    const unique = [...new Set(ids)];
+    const rows = await this.clone().whereIn('id' as ColumnOf<M>, unique as never[]).get();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return unique.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined ? [] : [row];
+    });
+  }
+
+  async count(): Promise<number> {
+    const qb = this.base(false);
+    const [row] = await qb.select(raw('count(*) as "aggregate"')).execute<Dictionary[]>('all', false);
+    return Number(row?.['aggregate'] ?? 0);
+  }
+
+  async exists(): Promise<boolean> {
+    const qb = this.base(false);
+    const rows = await qb.select(raw('1 as "found"')).limit(1).execute<Dictionary[]>('all', false);
+    return rows.length > 0;
+  }
+
+  sum(column: ColumnOf<M>): Promise<number> {
+    return this.aggregate('sum', column).then((value) => value ?? 0);
+  }
+
+  avg(column: ColumnOf<M>): Promise<number | null> {
+    return this.aggregate('avg', column);
+  }
+
+  min(column: ColumnOf<M>): Promise<number | null> {
+    return this.aggregate('min', column);
+  }
+
+  max(column: ColumnOf<M>): Promise<number | null> {
+    return this.aggregate('max', column);
+  }
+
+  /** How many matching rows hold each value of `groupColumn` (one GROUP BY statement). */
+  countBy(groupColumn: ColumnOf<M>): Promise<Map<unknown, number>> {
+    return this.groupedAggregate('count', groupColumn, null);
+  }
+
+  /** The sum of `column` over the matching rows of each value of `groupColumn` (one statement). */
+  sumBy(groupColumn: ColumnOf<M>, column: ColumnOf<M>): Promise<Map<unknown, number>> {
+    return this.groupedAggregate('sum', groupColumn, column);
+  }
+
+  private async groupedAggregate(fn: 'count' | 'sum', groupColumn: string, column: string | null): Promise<Map<unknown, number>> {
+    checkColumn(this.model, groupColumn, 'order');
+    if (column !== null) checkColumn(this.model, column, 'order');
+    const qb = this.base(false);
+    const value = fn === 'count' ? 'count(*)' : `sum(${quoted(column ?? 'id')})`;
+    qb.select([raw(`${quoted(groupColumn)} as "group_key"`), raw(`${value} as "aggregate"`)]).groupBy([raw<never>(quoted(groupColumn))]);
+    const codec = this.session.codec(this.model);
+    const rows = await qb.execute<Dictionary[]>('all', false);
+    return new Map(rows.map((row) => [codec.decode(groupColumn, row['group_key']), Number(row['aggregate'] ?? 0)]));
+  }
+
+  /** One column's values, in the query's order. */
+  async pluck<C extends ColumnOf<M>>(column: C): Promise<ValueOfColumn<M, C>[]> {
+    checkColumn(this.model, column, 'read');
+    const qb = this.select([column], true);
+    const codec = this.session.codec(this.model);
+    return (await qb.execute<Dictionary[]>('all', false)).map((row) => codec.decode(column, row[column]) as ValueOfColumn<M, C>);
+  }
+
+  /** Rows holding only these columns. */
+  async selectAs<C extends ColumnOf<M>>(columns: readonly C[]): Promise<Array<Pick<RowOf<M>, C & keyof RowOf<M>>>> {
+    for (const column of columns) checkColumn(this.model, column, 'read');
+    const qb = this.select([...columns], true);
+    const codec = this.session.codec(this.model);
+    return (await qb.execute<Dictionary[]>('all', false)).map((row) => Object.fromEntries(columns.map((column) => [column, codec.decode(column, row[column])])) as Pick<RowOf<M>, C & keyof RowOf<M>>);
+  }
+
+  /**
+   * The matching rows `size` at a time, in id order (the query's own order and limit do not
+   * apply, so rows changed by `each` are neither skipped nor seen twice). `each` returning
+   * `false` stops.
+   */
+  async chunk(size: number, each: (rows: RowOf<M>[]) => unknown): Promise<void> {
+    const step = Math.max(1, Math.floor(size));
+    let after: RowOf<M>['id'] | null = null;
+    for (;;) {
+      const page = this.clone();
+      page.orders = [];
+      page.offsetCount = null;
+      page.orderBy('id' as ColumnOf<M>).limit(step);
+      if (after !== null) page.where('id' as ColumnOf<M>, '>', after as never);
+      const rows = await page.get();
+      if (rows.length === 0) return;
+      if ((await each(rows)) === false) return;
+      if (rows.length < step) return;
+      after = rows[rows.length - 1]?.id ?? null;
+    }
+  }
+
+  /** The statement `get()` would send on this database's engine, with its bound values. */
+  toSql(): { sql: string; params: unknown[] } {
+    const qb = this.select(columnNames(this.model), true);
+    const query = qb.toQuery();
+    return { sql: query.sql, params: [...query.params] };
+  }
+
+  // ── writing ─────────────────────────────────────────────────────────────
+
+  /** Inserts one row (defaults, key and timestamps filled in) and returns it. */
+  create(values: NewRowOf<M>): Promise<RowOf<M>> {
+    return this.session.insertRow(this.model, values) as Promise<RowOf<M>>;
+  }
+
+  /** Inserts many rows in as few statements as the engine's parameter limit allows; no hooks. Returns how many. */
+  insertMany(rows: readonly NewRowOf<M>[]): Promise<number> {
+    return this.session.insertRows(this.model, rows);
+  }
+
+  /** Sets columns of every matching row (and `updated_at`); setting `id` is an `InvalidQuery`. Returns how many rows changed. */
+  async update(values: { [C in ColumnOf<M>]?: ValueOfColumn<M, C> }): Promise<number> {
+    const set = this.session.encodeChanges(this.model, values);
+    if (Object.keys(set).length === 0) return 0;
+    return this.runUpdate(set);
+  }
+
+  /** Adds `by` to a numeric column of every matching row in one statement (no read-modify-write). */
+  async increment(column: ColumnOf<M>, by = 1): Promise<number> {
+    checkColumn(this.model, column, 'write');
+    if (column === 'id') throw new InvalidQuery('update_sets_key', `An update cannot set '${this.model.table}.id'`);
+    const kind = this.model.columns.get(column)?.kind;
+    if (kind !== 'integer' && kind !== 'float') throw new InvalidQuery('bad_value', `'${this.model.table}.${column}' is not a number column`);
+    this.session.codec(this.model).encode(column, by);
+    const sum: unknown = raw(`${quoted(column)} + ?`, [by]);
+    const set: Dictionary = { ...this.session.encodeChanges(this.model, {}), [column]: sum };
+    return this.runUpdate(set);
+  }
+
+  decrement(column: ColumnOf<M>, by = 1): Promise<number> {
+    return this.increment(column, -by);
+  }
+
+  /** Deletes every matching row: soft-deletes on a model with `softDeletes`. Returns how many. No hooks. */
+  async delete(): Promise<number> {
+    if (this.model.softDeletes) return this.runUpdate({ deleted_at: this.session.codec(this.model).encode('deleted_at', this.session.now()) });
+    return this.forceDelete();
+  }
+
+  /** Removes the matching rows for good, soft deletes or not. */
+  async forceDelete(): Promise<number> {
+    checkConditions(this.model, this.conditions);
+    const qb = this.session.builder(this.model);
+    qb.delete().where(this.filter());
+    const result = await qb.execute<{ affectedRows: number }>('run', false);
+    return result.affectedRows;
+  }
+
+  /** Undoes soft deletes of the matching (trashed) rows. No hooks. */
+  async restore(): Promise<number> {
+    if (!this.model.softDeletes) return 0;
+    if (this.trashed === 'without') this.trashed = 'only';
+    return this.runUpdate({ deleted_at: null });
+  }
+
+  /**
+   * Inserts `rows`, and where a row with the same `unique` columns exists, sets `update` columns
+   * instead: one statement, which needs a unique index on `unique`. No hooks.
+   */
+  upsert(rows: readonly NewRowOf<M>[], unique: readonly ColumnOf<M>[], update: readonly ColumnOf<M>[]): Promise<number> {
+    return this.session.upsertRows(this.model, rows, unique, update);
+  }
+
+  /** The first row matching `attributes`, or one created from `attributes` and `values`. Two racing callers make one row when `attributes` are unique. */
+  async firstOrCreate(attributes: Partial<RowOf<M>>, values: Partial<NewRowOf<M>> = {}): Promise<RowOf<M>> {
+    const found = await this.clone().where(attributes as never).first();
+    if (found !== null) return found;
+    try {
+      return await this.create({ ...attributes, ...values } as unknown as NewRowOf<M>);
+    } catch (error) {
+      if (!this.session.isUniqueViolation(error)) throw error;
+      const winner = await this.clone().where(attributes as never).first();
+      if (winner === null) throw error;
+      return winner;
+    }
+  }
+
+  /** The first row matching `attributes`, or a new unsaved row from them and `values` (key unset). */
+  async firstOrNew(attributes: Partial<RowOf<M>>, values: Partial<NewRowOf<M>> = {}): Promise<RowOf<M>> {
+    const found = await this.clone().where(attributes as never).first();
+    return found ?? (this.session.newRow(this.model, { ...attributes, ...values }) as RowOf<M>);
+  }
+
+  /** Updates the first row matching `attributes` with `values`, or creates one from both. */
+  async updateOrCreate(attributes: Partial<RowOf<M>>, values: Partial<NewRowOf<M>>): Promise<RowOf<M>> {
+    const found = await this.clone().where(attributes as never).first();
+    if (found === null) return this.create({ ...attributes, ...values } as unknown as NewRowOf<M>);
+    return this.session.saveRow(this.model, { ...found, ...values }) as Promise<RowOf<M>>;
+  }
+
+  // ── plumbing ────────────────────────────────────────────────────────────
+
+  /** A copy to change without changing this one. */
+  clone(): ModelQuery<M> {
+    const copy = new ModelQuery(this.session, this.model);
+    copy.conditions.push(...this.conditions);
+    copy.orders = [...this.orders];
+    copy.limitCount = this.limitCount;
+    copy.offsetCount = this.offsetCount;
+    copy.groups = [...this.groups];
+    copy.havings = [...this.havings];
+    copy.lock = this.lock;
+    copy.trashed = this.trashed;
+    copy.scoped = this.scoped;
+    copy.nullsOrdered = this.nullsOrdered;
+    return copy;
+  }
+
+  /** The WHERE of this query: its conditions, the soft-delete rule, every value encoded. */
+  private filter(): Dictionary {
+    const scope: Condition[] = this.scoped ? Object.entries(this.session.scopeOf(this.model)).map(([column, value]) => ({ kind: 'compare', column, op: '=', value })) : [];
+    checkConditions(this.model, scope);
+    const filter = toFilter([...this.conditions, ...scope], this.session.codec(this.model));
+    if (this.model.softDeletes && this.trashed !== 'with') {
+      (filter['$and'] as Dictionary[]).push({ deleted_at: this.trashed === 'only' ? { $ne: null } : null });
+    }
+    return filter;
+  }
+
+  /**
+   * A SELECT with the conditions and grouping, without columns yet. Checks the query first.
+   * Not async on purpose: a QueryBuilder is thenable, so an async function returning one
+   * would run it.
+   */
+  private base(ordered: boolean): QueryBuilder<Dictionary> {
+    checkConditions(this.model, this.conditions);
+    for (const column of this.groups) checkColumn(this.model, column, 'read');
+    const qb = this.session.builder(this.model);
+    qb.where(this.filter());
+    if (this.groups.length > 0) qb.groupBy(this.groups);
+    for (const having of this.havings) qb.andHaving(having.sql, having.params);
+    if (ordered) {
+      // One call with every order: each `orderBy` call of MikroORM's builder replaces the last.
+      const orders = this.orders.map((order) => {
+        if ('column' in order) checkColumn(this.model, order.column, 'order');
+        const direction = this.nullsOrdered ? (order.direction === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_FIRST) : order.direction;
+        return 'column' in order ? { [order.column]: direction } : { [raw(order.sql, [...order.params])]: direction };
+      });
+      if (orders.length > 0) qb.orderBy(orders);
+      if (this.limitCount !== null) qb.limit(this.limitCount);
+      if (this.offsetCount !== null) qb.offset(this.offsetCount);
+    }
+    return qb;
+  }
+
+  private select(columns: readonly string[], rowsRead: boolean): QueryBuilder<Dictionary> {
+    const qb = this.base(true);
+    qb.select([...columns]);
+    if (rowsRead && this.lock !== null && this.session.engine === 'postgres') qb.setLockMode(this.lock);
+    return qb;
+  }
+
+  private async aggregate(fn: 'sum' | 'avg' | 'min' | 'max', column: string): Promise<number | null> {
+    checkColumn(this.model, column, 'order');
+    const qb = this.base(false);
+    const [row] = await qb.select(raw(`${fn}(${quoted(column)}) as "aggregate"`)).execute<Dictionary[]>('all', false);
+    const value: unknown = row?.['aggregate'];
+    return value === null || value === undefined ? null : Number(value);
+  }
+
+  private async runUpdate(set: Dictionary): Promise<number> {
+    checkConditions(this.model, this.conditions);
+    const qb = this.session.builder(this.model);
+    qb.update(set).where(this.filter());
+    const result = await qb.execute<{ affectedRows: number }>('run', false);
+    return result.affectedRows;
+  }
+}
+
+/** `column` holds `value` (IS NULL for null). */
+function equalTo(column: string, value: unknown): Condition {
+  return value === null ? { kind: 'null', column, negate: false } : { kind: 'compare', column, op: '=', value };
+}
+
+/** `column` comes after `value` in its direction, NULLs being the largest value. */
+function beyond(column: string, direction: 'asc' | 'desc', value: unknown): Condition {
+  if (direction === 'asc') {
+    return value === null ? { kind: 'group', join: 'or', conditions: [] } : { kind: 'group', join: 'or', conditions: [{ kind: 'compare', column, op: '>', value }, { kind: 'null', column, negate: false }] };
+  }
+  return value === null ? { kind: 'null', column, negate: true } : { kind: 'compare', column, op: '<', value };
+}
+
+/** A row value as a cursor holds it (JSON: instants as ISO text). */
+function toCursor(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : (value ?? null);
+}

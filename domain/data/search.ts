@@ -1,0 +1,83 @@
+import type { EngineName } from './columns.js';
+import type { ModelDefinition } from './model.js';
+
+/** Words a search uses at most, and the longest word kept: a 10 kB paste stays a small query. */
+const MAX_WORDS = 16;
+const MAX_WORD = 64;
+
+/**
+ * The words of a visitor's search text: letters and digits only (Unicode-aware), lower-cased,
+ * at most 16 of up to 64 characters. Quotes, operators, `-`, `*`, NUL and emoji are separators,
+ * so nothing a visitor types can reach the engines' query syntax.
+ */
+export function searchWords(text: string): string[] {
+  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.map((word) => word.slice(0, MAX_WORD)))].slice(0, MAX_WORDS);
+}
+
+/** SQLite FTS5: every word, each as a prefix (`"mug"* "blue"*` is an AND). */
+export function fts5Query(words: readonly string[]): string {
+  return words.map((word) => `"${word}"*`).join(' ');
+}
+
+/** PostgreSQL `to_tsquery`: every word, each as a prefix (`mug:* & blue:*`). */
+export function tsQuery(words: readonly string[]): string {
+  return words.map((word) => `${word}:*`).join(' & ');
+}
+
+/** The FTS5 table of a SQLite model, and the tsvector column of a PostgreSQL one. */
+export function searchIndexName(model: ModelDefinition): string {
+  return `${model.table}_search`;
+}
+
+/** Weights by position: the first search column weighs most (PostgreSQL has four classes). */
+const CLASSES = ['A', 'B', 'C', 'D'];
+
+/**
+ * The migration that makes a model searchable, for each engine: SQLite an external-content
+ * FTS5 table kept current by triggers (so bulk updates and raw SQL are indexed too), PostgreSQL
+ * a generated `tsvector` column with a GIN index. Run it after the table's own migration.
+ */
+export function searchMigrationSql(model: ModelDefinition, engine: EngineName): { up: string; down: string } {
+  const columns = model.search;
+  if (columns.length === 0) throw new TypeError(`model '${model.table}' has no search columns`);
+  const index = searchIndexName(model);
+  const t = model.table;
+  if (engine === 'sqlite') {
+    const list = columns.map((column) => `"${column}"`).join(', ');
+    const newValues = columns.map((column) => `new."${column}"`).join(', ');
+    const oldValues = columns.map((column) => `old."${column}"`).join(', ');
+    const tokenizer = model.searchLanguage === 'simple' ? 'unicode61 remove_diacritics 2' : 'porter unicode61 remove_diacritics 2';
+    return {
+      up: `CREATE VIRTUAL TABLE "${index}" USING fts5(${list}, content='${t}', content_rowid='id', tokenize='${tokenizer}');
+CREATE TRIGGER "${index}_ai" AFTER INSERT ON "${t}" BEGIN
+  INSERT INTO "${index}"(rowid, ${list}) VALUES (new."id", ${newValues});
+END;
+CREATE TRIGGER "${index}_ad" AFTER DELETE ON "${t}" BEGIN
+  INSERT INTO "${index}"("${index}", rowid, ${list}) VALUES ('delete', old."id", ${oldValues});
+END;
+CREATE TRIGGER "${index}_au" AFTER UPDATE ON "${t}" BEGIN
+  INSERT INTO "${index}"("${index}", rowid, ${list}) VALUES ('delete', old."id", ${oldValues});
+  INSERT INTO "${index}"(rowid, ${list}) VALUES (new."id", ${newValues});
+END;
+INSERT INTO "${index}"("${index}") VALUES ('rebuild');
+`,
+      down: `DROP TRIGGER IF EXISTS "${index}_au";
+DROP TRIGGER IF EXISTS "${index}_ad";
+DROP TRIGGER IF EXISTS "${index}_ai";
+DROP TABLE IF EXISTS "${index}";
+`,
+    };
+  }
+  const vector = columns
+    .map((column, position) => `setweight(to_tsvector('${model.searchLanguage}', coalesce("${column}", '')), '${CLASSES[Math.min(position, 3)] ?? 'D'}')`)
+    .join(' || ');
+  return {
+    up: `ALTER TABLE "${t}" ADD COLUMN "${index}" tsvector GENERATED ALWAYS AS (${vector}) STORED;
+CREATE INDEX "${index}_gin" ON "${t}" USING GIN ("${index}");
+`,
+    down: `DROP INDEX IF EXISTS "${index}_gin";
+ALTER TABLE IF EXISTS "${t}" DROP COLUMN IF EXISTS "${index}";
+`,
+  };
+}

@@ -1,0 +1,821 @@
+import { spawn } from 'node:child_process';
+import fc from 'fast-check';
+import { createRequire } from 'node:module';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FixedClock } from '../../adapters/clock/fixed-clock.js';
+import { AesGcmSecretBox } from '../../adapters/crypto/aes-gcm-secret-box.js';
+import { Db, ModelTableMismatch } from '../../adapters/persistence/mikro-orm/models/db.js';
+import { DecryptionFailed } from '../../adapters/persistence/mikro-orm/models/row-codec.js';
+import { CryptoRandomSource } from '../../adapters/random/crypto-random-source.js';
+import { COLUMN_TYPES, column, key } from '../../domain/data/columns.js';
+import { InvalidQuery } from '../../domain/data/invalid-query.js';
+import { RecordNotFound } from '../../domain/data/record-not-found.js';
+import { defineModel } from '../../domain/data/model.js';
+import type { RowOf } from '../../domain/data/model.js';
+import { searchMigrationSql } from '../../domain/data/search.js';
+import { createTableSql } from '../../domain/data/table-sql.js';
+import { deriveAppKeys } from '../../domain/security/app-keys.js';
+import { useEngines } from '../support/databases.js';
+import { useMigratedDatabase } from '../support/migrated-database.js';
+
+/*
+ * The data layer's parity suite: every row below runs on a SQLite file and on PostgreSQL
+ * against tables made from the spec's type table, through MikroORM's QueryBuilder.
+ */
+
+const Product = defineModel(
+  'products',
+  {
+    id: key.integer(),
+    name: column.string(),
+    sku: column.string(),
+    price: column.money(),
+    weight: column.float().nullable(),
+    active: column.boolean().default(true),
+    status: column.enum(['draft', 'live']).default('draft'),
+    tags: column.json<string[]>().default([]),
+    opens: column.time().nullable(),
+    launch: column.datetime().nullable(),
+    release: column.date().nullable(),
+    secret: column.encrypted().nullable(),
+    ref: column.uuid().nullable(),
+    note: column.skip(() => 'fresh'),
+  },
+  { softDeletes: true },
+);
+type Product = RowOf<typeof Product>;
+
+const Tag = defineModel('tags', { id: key.ulid(), label: column.string() });
+const Token = defineModel('tokens', { id: key.uuid(), label: column.string() }, { timestamps: false });
+const Setting = defineModel('settings', { id: key.string(), value: column.string() });
+
+/** Every hook call, in order, as `hook:name`; a name starting with `refuse` makes saving/deleting throw. */
+const hookCalls: string[] = [];
+const Note = defineModel(
+  'notes',
+  { id: key.integer(), title: column.string(), slug: column.string().nullable() },
+  {
+    softDeletes: true,
+    hooks: {
+      saving(row, creating) {
+        hookCalls.push(`saving:${String(row['title'])}:${creating}`);
+        if (String(row['title']).startsWith('refuse')) throw new Error('refused by saving');
+        row['slug'] = String(row['title']).toLowerCase().replace(/\s+/gu, '-');
+      },
+      saved: (row, created) => void hookCalls.push(`saved:${String(row['title'])}:${created}`),
+      deleting(row) {
+        hookCalls.push(`deleting:${String(row['title'])}`);
+        if (String(row['title']).startsWith('keep')) throw new Error('refused by deleting');
+      },
+      deleted: (row) => void hookCalls.push(`deleted:${String(row['title'])}`),
+    },
+  },
+);
+
+const Country = defineModel('countries', { id: key.integer(), name: column.string() }, { timestamps: false });
+const Author = defineModel('authors', { id: key.integer(), name: column.string(), country_id: column.integer().nullable() }, { timestamps: false });
+const Book = defineModel('books', { id: key.integer(), title: column.string(), author_id: column.integer().nullable(), price: column.money(), published: column.boolean() }, { softDeletes: true });
+
+const Doc = defineModel(
+  'docs',
+  { id: key.integer(), title: column.string(), team_id: column.integer() },
+  { softDeletes: true, scope: ({ team }) => (typeof team === 'number' ? { team_id: team } : null) },
+);
+
+const Post = defineModel('posts', { id: key.integer(), title: column.string(), body: column.string(), team_id: column.integer().default(1) }, { search: ['title', 'body'] });
+const Plain = defineModel('plain_posts', { id: key.integer(), title: column.string() }, { search: ['title'], searchLanguage: 'simple' });
+
+const MODELS = [Product, Tag, Token, Setting, Note, Country, Author, Book, Doc, Post, Plain];
+
+/** A second process that holds SQLite's write lock for 400 ms while it adds 1 to a price. */
+const HOLD_WRITE_LOCK = `
+const Database = require(${JSON.stringify(createRequire(import.meta.url).resolve('better-sqlite3'))});
+const db = new Database(process.argv[1]);
+db.pragma('busy_timeout = 5000');
+db.exec('BEGIN IMMEDIATE');
+db.prepare('UPDATE products SET price = price + 1 WHERE id = ?').run(Number(process.argv[2]));
+process.stdout.write('locked\\n');
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+db.exec('COMMIT');
+`;
+const START = '2026-11-24T10:00:00.000Z';
+
+function box(keyByte: number): AesGcmSecretBox {
+  return new AesGcmSecretBox(deriveAppKeys(Buffer.alloc(32, keyByte)).modelEncryption, new CryptoRandomSource());
+}
+
+for (const engine of useEngines()) {
+  describe.skipIf(!engine.available)(`models on ${engine.name}`, () => {
+    const database = useMigratedDatabase(engine);
+    const clock = new FixedClock(START);
+    let db: Db;
+
+    beforeAll(async () => {
+      await database().raw.session(async (sql) => {
+        for (const model of [Post, Plain]) await sql.exec(searchMigrationSql(model, engine.name).down);
+        for (const model of MODELS) await sql.exec(`DROP TABLE IF EXISTS "${model.table}"; ${createTableSql(model, engine.name)}`);
+        await sql.exec('CREATE UNIQUE INDEX products_sku ON products (sku)');
+        for (const model of [Post, Plain]) await sql.exec(searchMigrationSql(model, engine.name).up);
+      });
+      db = await Db.open(database(), { models: MODELS, box: box(7), clock });
+    });
+
+    beforeEach(async () => {
+      clock.set(START);
+      await database().raw.session(async (sql) => {
+        for (const model of MODELS) await sql.exec(`DELETE FROM "${model.table}"`);
+      });
+    });
+
+    let serial = 0;
+    const product = (overrides: Partial<Product> = {}): Promise<Product> =>
+      db.query(Product).create({ name: `Product ${++serial}`, sku: `sku-${serial}`, price: 100 * serial, ...overrides });
+
+    describe('the type table and keys', () => {
+      it('declares every column with the spec type of its engine', async () => {
+        const declared =
+          engine.name === 'sqlite'
+            ? await db.sql(`select name, type from pragma_table_info('products')`).fetchAs<{ name: string; type: string }>()
+            : await db.sql(`select column_name as name, upper(data_type) as type from information_schema.columns where table_name = 'products'`).fetchAs<{ name: string; type: string }>();
+        const types = Object.fromEntries(declared.map((row) => [row.name, row.type]));
+        const pgNames: Record<string, string> = { TIMESTAMPTZ: 'TIMESTAMP WITH TIME ZONE', TIMESTAMP: 'TIMESTAMP WITHOUT TIME ZONE', TIME: 'TIME WITHOUT TIME ZONE' };
+        for (const [name, spec] of Product.columns) {
+          const expected = COLUMN_TYPES[spec.kind][engine.name];
+          expect(types[name], name).toBe(engine.name === 'postgres' ? (pgNames[expected] ?? expected) : expected);
+        }
+        expect(types['id']).toBe(engine.name === 'sqlite' ? 'INTEGER' : 'BIGINT');
+      });
+
+      it('reads back every kind of value as written, the same on both engines', async () => {
+        const ref = '0f8fad5b-d9cb-469f-a165-70867728950e';
+        const made = await product({ weight: 1.25, active: false, status: 'live', tags: ['a', 'b'], opens: '09:30', launch: '2026-12-01T08:15', release: '2026-12-24', secret: 'hunter2', ref });
+        const [row] = await db.query(Product).where('id', made.id).get();
+        expect(row).toMatchObject({ id: made.id, weight: 1.25, active: false, status: 'live', tags: ['a', 'b'], opens: '09:30:00', launch: '2026-12-01T08:15:00', release: '2026-12-24', secret: 'hunter2', ref, note: 'fresh' });
+        expect(row?.created_at).toEqual(new Date(START));
+        expect(typeof row?.id).toBe('number');
+        expect(made).toEqual(row);
+      });
+
+      it('numbers integer keys, makes ULID and UUID keys, and needs a string key from the app', async () => {
+        const a = await product();
+        const b = await product();
+        expect(b.id).toBe(a.id + 1);
+        const tag = await db.query(Tag).create({ label: 'x' });
+        expect(tag.id).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/u);
+        expect((await db.query(Tag).find(tag.id))?.label).toBe('x');
+        const token = await db.query(Token).create({ label: 'y' });
+        expect(token.id).toMatch(/^[0-9a-f-]{36}$/u);
+        expect((await db.query(Token).find(token.id))?.label).toBe('y');
+        const [stored] = await db.sql(engine.name === 'sqlite' ? 'select typeof(id) as kind, length(id) as size from tokens' : `select pg_typeof(id)::text as kind from tokens`).fetchAs<{ kind: string; size?: number }>();
+        expect(stored?.kind).toBe(engine.name === 'sqlite' ? 'blob' : 'uuid');
+        await expect(db.query(Setting).create({ value: 'v' } as never)).rejects.toMatchObject({ code: 'bad_value' });
+        const setting = await db.query(Setting).create({ id: 'site.name', value: 'fw' });
+        await db.save(Setting, { ...setting, value: 'fw 2' });
+        expect((await db.query(Setting).find('site.name'))?.value).toBe('fw 2');
+        expect(await db.query(Setting).count()).toBe(1);
+      });
+
+      it('sets created_at and updated_at, and never writes a skipped field', async () => {
+        const made = await product({ note: 'not stored' });
+        expect(made.created_at).toEqual(new Date(START));
+        clock.advance(60_000);
+        const saved = await db.save(Product, { ...made, name: 'Renamed', note: 'still not stored' });
+        expect(saved.updated_at).toEqual(new Date(Date.parse(START) + 60_000));
+        const read = await db.query(Product).find(made.id);
+        expect(read).toMatchObject({ name: 'Renamed', note: 'fresh', created_at: new Date(START), updated_at: new Date(Date.parse(START) + 60_000) });
+      });
+
+      it('refuses a value of the wrong type before writing anything', async () => {
+        await expect(product({ price: 'ten' as never })).rejects.toMatchObject({ code: 'bad_value' });
+        await expect(product({ status: 'sold' as never })).rejects.toMatchObject({ code: 'bad_value' });
+        await expect(product({ release: '24/12/2026' })).rejects.toMatchObject({ code: 'bad_value' });
+        await expect(db.query(Product).where('id', 'abc' as never).get()).rejects.toBeInstanceOf(InvalidQuery);
+        expect(await db.query(Product).count()).toBe(0);
+      });
+
+      it('stops start-up naming a column the table does not have', async () => {
+        const Typo = defineModel('products', { name: column.string(), prce: column.money() });
+        await expect(Db.open(database(), { models: [Typo], box: box(7), clock })).rejects.toThrow(/column 'prce' is not in the table 'products'/u);
+        await expect(Db.open(database(), { models: [defineModel('nothing_here', {})], box: box(7), clock })).rejects.toBeInstanceOf(ModelTableMismatch);
+      });
+    });
+
+    describe('encrypted columns', () => {
+      it('stores the value sealed and reads it plain', async () => {
+        const made = await product({ secret: 'hunter2' });
+        const [stored] = await db.sql('select secret from products where id = ?', [made.id]).fetchAs<{ secret: string }>();
+        expect(stored?.secret).not.toContain('hunter2');
+        expect(stored?.secret).toMatch(/^v1\./u);
+        expect((await db.query(Product).find(made.id))?.secret).toBe('hunter2');
+        expect((JSON.parse(JSON.stringify(made)) as Product).secret).toBe('hunter2');
+      });
+
+      it('refuses an encrypted column in a condition or an order', async () => {
+        await expect(db.query(Product).where('secret', 'hunter2').get()).rejects.toMatchObject({ code: 'encrypted_condition' });
+        await expect(db.query(Product).orderBy('secret').get()).rejects.toMatchObject({ code: 'encrypted_condition' });
+      });
+
+      it('fails on a tampered value or another APP_KEY, never returning garbage', async () => {
+        const made = await product({ secret: 'hunter2' });
+        const other = await Db.open(database(), { models: [Product], box: box(8), clock });
+        await expect(other.query(Product).find(made.id)).rejects.toBeInstanceOf(DecryptionFailed);
+        const [stored] = await db.sql('select secret from products where id = ?', [made.id]).fetchAs<{ secret: string }>();
+        const sealed = stored?.secret ?? '';
+        const flipped = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}${sealed.slice(-1)}`;
+        await db.sql('update products set secret = ? where id = ?', [flipped, made.id]).fetchAs();
+        await expect(db.query(Product).find(made.id)).rejects.toBeInstanceOf(DecryptionFailed);
+      });
+    });
+
+    describe('conditions', () => {
+      it('compares with every listed operator and refuses others', async () => {
+        for (const price of [100, 200, 300]) await product({ price });
+        const prices = async (op: string, value: number): Promise<number[]> => db.query(Product).where('price', op as never, value).orderBy('price').pluck('price');
+        expect(await prices('=', 200)).toEqual([200]);
+        expect(await prices('!=', 200)).toEqual([100, 300]);
+        expect(await prices('<>', 200)).toEqual([100, 300]);
+        expect(await prices('<', 200)).toEqual([100]);
+        expect(await prices('<=', 200)).toEqual([100, 200]);
+        expect(await prices('>', 200)).toEqual([300]);
+        expect(await prices('>=', 200)).toEqual([200, 300]);
+        await expect(prices('; drop table products; --', 1)).rejects.toMatchObject({ code: 'bad_operator' });
+        await expect(db.query(Product).where('nmae' as never, 'x' as never).get()).rejects.toMatchObject({ code: 'unknown_column' });
+        expect(await db.query(Product).count()).toBe(3);
+      });
+
+      it('like and not like are operators; whereLike ignores case on both engines', async () => {
+        await product({ name: 'Blue Mug' });
+        await product({ name: 'red mug' });
+        await product({ name: 'Plate' });
+        expect(await db.query(Product).whereLike('name', '%MUG%').orderBy('name').pluck('name')).toEqual(['Blue Mug', 'red mug']);
+        expect(await db.query(Product).where('name', 'not like', '%ug').pluck('name')).toEqual(['Plate']);
+      });
+
+      it('whereIn of nothing matches nothing, whereNotIn of nothing matches everything', async () => {
+        await product();
+        await product();
+        expect(await db.query(Product).whereIn('id', []).count()).toBe(0);
+        expect(await db.query(Product).whereNotIn('id', []).count()).toBe(2);
+      });
+
+      it('sends over 1000 whereIn values as one JSON array parameter', async () => {
+        const made = [await product(), await product(), await product()];
+        const ids = [made[0]!.id, made[2]!.id, ...Array.from({ length: 4998 }, (_, index) => 1_000_000 + index)];
+        const query = db.query(Product).whereIn('id', ids);
+        const { params } = query.toSql();
+        expect(params).toHaveLength(1);
+        expect(await query.orderBy('id').pluck('id')).toEqual([made[0]!.id, made[2]!.id]);
+        expect(await db.query(Product).whereNotIn('id', ids).pluck('id')).toEqual([made[1]!.id]);
+        const tokens = [await db.query(Token).create({ label: 'a' }), await db.query(Token).create({ label: 'b' })];
+        const many = [tokens[1]!.id, ...Array.from({ length: 1200 }, () => crypto.randomUUID())];
+        expect(await db.query(Token).whereIn('id', many).pluck('label')).toEqual(['b']);
+      });
+
+      it('whereAny, whereAll, null, between and when', async () => {
+        await product({ name: 'a', price: 100, weight: null });
+        await product({ name: 'b', price: 200, weight: 2 });
+        await product({ name: 'c', price: 300, weight: 3 });
+        const names = (build: (q: ReturnType<typeof db.query<typeof Product>>) => unknown): Promise<string[]> => {
+          const query = db.query(Product).orderBy('name');
+          build(query);
+          return query.pluck('name');
+        };
+        expect(await names((q) => q.whereAny((or) => or.where('price', 100).where('price', 300)))).toEqual(['a', 'c']);
+        expect(await names((q) => q.whereAll((and) => and.where('price', '>', 100).where('weight', '<', 3)))).toEqual(['b']);
+        expect(await names((q) => q.whereAny(() => undefined))).toEqual([]);
+        expect(await names((q) => q.whereNull('weight'))).toEqual(['a']);
+        expect(await names((q) => q.whereNotNull('weight'))).toEqual(['b', 'c']);
+        expect(await names((q) => q.whereBetween('price', 150, 300))).toEqual(['b', 'c']);
+        expect(await names((q) => q.when('', (w) => w.where('name', 'a')))).toEqual(['a', 'b', 'c']);
+        expect(await names((q) => q.when('b', (w, value) => w.where('name', value)))).toEqual(['b']);
+      });
+
+      it('whereRaw binds its values, so hostile text is only a value', async () => {
+        await product({ name: "O'Brien" });
+        expect(await db.query(Product).whereRaw('"name" = ?', ["O'Brien"]).count()).toBe(1);
+        expect(await db.query(Product).whereRaw('"name" = ?', ["x' or '1'='1"]).count()).toBe(0);
+      });
+    });
+
+    describe('order, size and reading', () => {
+      it('latest() is created_at then id, newest first; limit and offset', async () => {
+        const a = await product();
+        clock.advance(1000);
+        const b = await product();
+        const c = await product();
+        expect(await db.query(Product).latest().pluck('id')).toEqual([c.id, b.id, a.id]);
+        expect(db.query(Token).latest().toSql().sql).toMatch(/order by .*id.* desc/iu);
+        expect(await db.query(Product).orderBy('id').offset(1).limit(1).pluck('id')).toEqual([b.id]);
+        expect(await db.query(Product).orderByDesc('price').pluck('id')).toEqual([c.id, b.id, a.id]);
+        // Two orders both apply: price first, then id.
+        await db.query(Product).where('id', c.id).update({ price: a.price });
+        expect(await db.query(Product).orderBy('price').orderByDesc('id').pluck('id')).toEqual([c.id, a.id, b.id]);
+      });
+
+      it('first, find, findMany in the order asked, missing skipped', async () => {
+        const [a, b, c] = [await product(), await product(), await product()];
+        expect((await db.query(Product).orderByDesc('id').first())?.id).toBe(c.id);
+        expect(await db.query(Product).find(999_999)).toBeNull();
+        expect((await db.query(Product).findMany([c.id, 999_999, a.id, c.id])).map((row) => row.id)).toEqual([c.id, a.id]);
+        expect(b.id).toBeGreaterThan(a.id);
+      });
+
+      it('count, exists and the aggregates', async () => {
+        expect(await db.query(Product).exists()).toBe(false);
+        expect(await db.query(Product).sum('price')).toBe(0);
+        expect(await db.query(Product).max('price')).toBeNull();
+        for (const price of [100, 200, 600]) await product({ price });
+        expect(await db.query(Product).count()).toBe(3);
+        expect(await db.query(Product).exists()).toBe(true);
+        expect(await db.query(Product).sum('price')).toBe(900);
+        expect(await db.query(Product).avg('price')).toBe(300);
+        expect(await db.query(Product).min('price')).toBe(100);
+        expect(await db.query(Product).max('price')).toBe(600);
+        expect(await db.query(Product).where('price', '>', 150).count()).toBe(2);
+      });
+
+      it('pluck, selectAs, groupBy with havingRaw', async () => {
+        await product({ name: 'a', status: 'live' });
+        await product({ name: 'b', status: 'live' });
+        await product({ name: 'c' });
+        expect(await db.query(Product).orderBy('name').selectAs(['name', 'status'])).toEqual([
+          { name: 'a', status: 'live' },
+          { name: 'b', status: 'live' },
+          { name: 'c', status: 'draft' },
+        ]);
+        expect(await db.query(Product).groupBy('status').havingRaw('count(*) > ?', [1]).pluck('status')).toEqual(['live']);
+      });
+
+      it('chunk walks by id in the given size, ignoring the query order and limit', async () => {
+        const made = [];
+        for (let index = 0; index < 7; index++) made.push(await product());
+        const seen: number[][] = [];
+        await db.query(Product).orderByDesc('price').limit(2).chunk(3, (rows) => {
+          seen.push(rows.map((row) => row.id));
+        });
+        expect(seen).toEqual([made.slice(0, 3), made.slice(3, 6), made.slice(6)].map((rows) => rows.map((row) => row.id)));
+        let calls = 0;
+        await db.query(Product).chunk(2, () => {
+          calls++;
+          return false;
+        });
+        expect(calls).toBe(1);
+      });
+
+      it('toSql gives the statement and its bound values', () => {
+        const { sql, params } = db.query(Product).where('name', 'x').toSql();
+        expect(sql).toMatch(/select .* from [`"]products[`"]/iu);
+        expect(params).toEqual(['x']);
+      });
+    });
+
+    describe('writing', () => {
+      it('update sets updated_at, counts rows and refuses to set id', async () => {
+        const a = await product({ price: 100 });
+        await product({ price: 200 });
+        clock.advance(5000);
+        expect(await db.query(Product).where('price', '>', 150).update({ status: 'live' })).toBe(1);
+        const rows = await db.query(Product).orderBy('id').get();
+        expect(rows.map((row) => row.status)).toEqual(['draft', 'live']);
+        expect(rows[1]?.updated_at).toEqual(new Date(Date.parse(START) + 5000));
+        expect(rows[0]?.updated_at).toEqual(new Date(START));
+        await expect(db.query(Product).where('id', a.id).update({ id: 5 })).rejects.toMatchObject({ code: 'update_sets_key' });
+      });
+
+      it('an empty whereAny in a bulk update touches no row (MikroORM drops an empty $or)', async () => {
+        await product();
+        await product();
+        expect(await db.query(Product).whereAny(() => undefined).update({ name: 'all gone' })).toBe(0);
+        expect(await db.query(Product).whereIn('id', []).delete()).toBe(0);
+        expect(await db.query(Product).where('name', 'all gone').count()).toBe(0);
+        expect(await db.query(Product).count()).toBe(2);
+      });
+
+      it('increment adds in one statement', async () => {
+        const made = await product({ price: 100 });
+        await db.query(Product).where('id', made.id).increment('price', 5);
+        await db.query(Product).where('id', made.id).decrement('price', 2);
+        expect((await db.query(Product).find(made.id))?.price).toBe(103);
+        await expect(db.query(Product).increment('name')).rejects.toMatchObject({ code: 'bad_value' });
+      });
+
+      it('insertMany writes every row in few statements', async () => {
+        const rows = Array.from({ length: 2500 }, (_, index) => ({ name: `bulk ${index}`, sku: `bulk-${index}`, price: index }));
+        expect(await db.query(Product).insertMany(rows)).toBe(2500);
+        expect(await db.query(Product).count()).toBe(2500);
+        expect(await db.query(Product).sum('price')).toBe((2499 * 2500) / 2);
+      });
+
+      it('upsert inserts or updates on a unique index, and needs one', async () => {
+        await product({ sku: 'A', price: 1 });
+        await db.query(Product).upsert(
+          [
+            { name: 'A again', sku: 'A', price: 10 },
+            { name: 'B', sku: 'B', price: 20 },
+          ],
+          ['sku'],
+          ['price'],
+        );
+        expect(await db.query(Product).orderBy('sku').selectAs(['sku', 'name', 'price'])).toEqual([
+          { sku: 'A', name: expect.stringMatching(/^Product/u) as unknown, price: 10 },
+          { sku: 'B', name: 'B', price: 20 },
+        ]);
+        await expect(db.query(Product).upsert([{ name: 'x', sku: 'C', price: 1 }], ['name'], ['price'])).rejects.toMatchObject({ code: 'no_unique_columns' });
+      });
+
+      it('firstOrCreate, firstOrNew, updateOrCreate', async () => {
+        const made = await db.query(Product).firstOrCreate({ sku: 'X' }, { name: 'X', price: 5 });
+        expect((await db.query(Product).firstOrCreate({ sku: 'X' }, { name: 'other', price: 6 })).id).toBe(made.id);
+        const fresh = await db.query(Product).firstOrNew({ sku: 'Y' }, { name: 'Y', price: 1 });
+        expect(fresh.id).toBe(0);
+        expect(await db.query(Product).count()).toBe(1);
+        const saved = await db.save(Product, fresh);
+        expect(saved.id).toBeGreaterThan(0);
+        await db.query(Product).updateOrCreate({ sku: 'X' }, { price: 50 });
+        await db.query(Product).updateOrCreate({ sku: 'Z' }, { name: 'Z', price: 70 });
+        expect(await db.query(Product).orderBy('sku').pluck('price')).toEqual([50, 1, 70]);
+      });
+
+      it('refresh reads the row again', async () => {
+        const made = await product({ price: 1 });
+        await db.query(Product).where('id', made.id).update({ price: 2 });
+        expect((await db.refresh(Product, made))?.price).toBe(2);
+      });
+    });
+
+    describe('soft deletes', () => {
+      it('delete marks the row; reads, counts and aggregates leave it out; withTrashed, onlyTrashed and restore', async () => {
+        const kept = await product({ price: 1 });
+        const gone = await db.delete(Product, await product({ price: 2 }));
+        expect(gone.deleted_at).toEqual(new Date(START));
+        expect(await db.query(Product).pluck('id')).toEqual([kept.id]);
+        expect(await db.query(Product).count()).toBe(1);
+        expect(await db.query(Product).sum('price')).toBe(1);
+        expect(await db.query(Product).withTrashed().count()).toBe(2);
+        expect(await db.query(Product).onlyTrashed().pluck('id')).toEqual([gone.id]);
+        expect(await db.query(Product).find(gone.id)).toBeNull();
+        await db.restore(Product, gone);
+        expect(await db.query(Product).count()).toBe(2);
+        await db.query(Product).where('id', kept.id).delete();
+        expect(await db.query(Product).withTrashed().count()).toBe(2);
+        await db.query(Product).withTrashed().forceDelete();
+        expect(await db.query(Product).withTrashed().count()).toBe(0);
+      });
+    });
+
+    describe('hooks', () => {
+      beforeEach(() => {
+        hookCalls.length = 0;
+      });
+
+      it('run around create, save, saveOnly, delete and forceDelete; saving may change the row', async () => {
+        const note = await db.query(Note).create({ title: 'Hello World' });
+        expect(note.slug).toBe('hello-world');
+        const saved = await db.save(Note, { ...note, title: 'Second Title' });
+        expect((await db.query(Note).find(note.id))?.slug).toBe('second-title');
+        await db.saveOnly(Note, { ...saved, title: 'Third' }, ['title']);
+        await db.delete(Note, saved);
+        await db.forceDelete(Note, saved);
+        expect(hookCalls).toEqual([
+          'saving:Hello World:true',
+          'saved:Hello World:true',
+          'saving:Second Title:false',
+          'saved:Second Title:false',
+          'saving:Third:false',
+          'saved:Third:false',
+          'deleting:Second Title',
+          'deleted:Second Title',
+          'deleting:Second Title',
+          'deleted:Second Title',
+        ]);
+      });
+
+      it('a throwing saving or deleting stops the write', async () => {
+        await expect(db.query(Note).create({ title: 'refuse me' })).rejects.toThrow('refused by saving');
+        expect(await db.query(Note).withTrashed().count()).toBe(0);
+        const kept = await db.query(Note).create({ title: 'keep me' });
+        await expect(db.delete(Note, kept)).rejects.toThrow('refused by deleting');
+        await expect(db.save(Note, { ...kept, title: 'refuse change' })).rejects.toThrow('refused by saving');
+        expect(await db.query(Note).pluck('title')).toEqual(['keep me']);
+      });
+
+      it('do not run for restore, bulk update or delete, insertMany or upsert', async () => {
+        const note = await db.query(Note).create({ title: 'a' });
+        await db.query(Note).where('id', note.id).delete();
+        await db.restore(Note, note);
+        await db.query(Note).update({ title: 'b' });
+        await db.query(Note).insertMany([{ title: 'c' }, { title: 'd' }]);
+        await db.query(Note).upsert([{ id: note.id, title: 'e' }], ['id'], ['title']);
+        expect(hookCalls).toEqual(['saving:a:true', 'saved:a:true']);
+      });
+
+      it('saveChanges runs saving even with nothing changed, then skips the query and saved', async () => {
+        const note = await db.query(Note).create({ title: 'same' });
+        hookCalls.length = 0;
+        clock.advance(1000);
+        const unchanged = await db.saveChanges(Note, note, { title: 'same' });
+        expect(hookCalls).toEqual(['saving:same:false']);
+        expect((await db.query(Note).find(note.id))?.updated_at).toEqual(new Date(START));
+        expect(unchanged.title).toBe('same');
+        await db.saveChanges(Note, note, { title: 'Other One' });
+        expect(hookCalls).toEqual(['saving:same:false', 'saving:Other One:false', 'saved:Other One:false']);
+        expect(await db.query(Note).find(note.id)).toMatchObject({ title: 'Other One', slug: 'other-one', updated_at: new Date(Date.parse(START) + 1000) });
+      });
+    });
+
+    describe('relations', () => {
+      /** Counts the statements `work` sends. */
+      const statements = async (work: () => Promise<unknown>): Promise<number> => {
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        try {
+          await work();
+          return spy.mock.calls.length;
+        } finally {
+          spy.mockRestore();
+        }
+      };
+
+      const library = async () => {
+        const [fr, de] = [await db.create(Country, { name: 'France' }), await db.create(Country, { name: 'Germany' })];
+        const authors = [
+          await db.create(Author, { name: 'Hugo', country_id: fr.id }),
+          await db.create(Author, { name: 'Zola', country_id: fr.id }),
+          await db.create(Author, { name: 'Mann', country_id: de.id }),
+          await db.create(Author, { name: 'Nobody', country_id: null }),
+        ];
+        const [hugo, zola, mann] = authors as [typeof authors[0], typeof authors[0], typeof authors[0]];
+        await db.query(Book).insertMany([
+          { title: 'Les Misérables', author_id: hugo.id, price: 30, published: true },
+          { title: 'Notre-Dame', author_id: hugo.id, price: 20, published: true },
+          { title: 'Draft', author_id: hugo.id, price: 5, published: false },
+          { title: 'Germinal', author_id: zola.id, price: 25, published: true },
+          { title: 'Anonymous', author_id: null, price: 1, published: true },
+        ]);
+        const gone = await db.query(Book).create({ title: 'Buddenbrooks', author_id: mann.id, price: 40, published: true });
+        await db.delete(Book, gone);
+        return { countries: [fr, de], authors, hugo, zola, mann };
+      };
+
+      beforeEach(async () => {
+        for (const model of [Book, Author, Country]) await db.query(model).withTrashed().forceDelete();
+      });
+
+      it('belongsTo, hasMany, countMany and sumMany take one statement each for the whole list', async () => {
+        const { authors, hugo, zola, mann } = await library();
+        const books = await db.query(Book).orderBy('id').get();
+        let owners = new Map<number, { name: string }>();
+        expect(await statements(async () => (owners = await db.relations.belongsTo(books, Author, 'author_id')))).toBe(1);
+        expect(books.map((book) => (book.author_id === null ? null : owners.get(book.author_id)?.name))).toEqual(['Hugo', 'Hugo', 'Hugo', 'Zola', null]);
+        let shelves = new Map<number, Array<{ title: string }>>();
+        expect(await statements(async () => (shelves = await db.relations.hasMany(authors, Book, 'author_id', (q) => q.where('published', true))))).toBe(1);
+        expect(shelves.get(hugo.id)?.map((book) => book.title)).toEqual(['Les Misérables', 'Notre-Dame']);
+        expect(shelves.get(mann.id)).toEqual([]);
+        let counts = new Map<number, number>();
+        expect(await statements(async () => (counts = await db.relations.countMany(authors, Book, 'author_id')))).toBe(1);
+        expect([...counts.values()]).toEqual([3, 1, 0, 0]);
+        let sums = new Map<number, number>();
+        expect(await statements(async () => (sums = await db.relations.sumMany(authors, Book, 'author_id', 'price')))).toBe(1);
+        expect(sums.get(hugo.id)).toBe(55);
+        expect(sums.get(zola.id)).toBe(25);
+        expect(await statements(() => db.relations.hasMany([], Book, 'author_id'))).toBe(0);
+      });
+
+      it('hasManyThrough takes two statements', async () => {
+        const { countries } = await library();
+        let books = new Map<number, Array<{ title: string }>>();
+        expect(await statements(async () => (books = await db.relations.hasManyThrough(countries, Author, 'country_id', Book, 'author_id')))).toBe(2);
+        expect(books.get(countries[0]!.id)?.map((book) => book.title)).toEqual(['Les Misérables', 'Notre-Dame', 'Draft', 'Germinal']);
+        expect(books.get(countries[1]!.id)).toEqual([]);
+      });
+
+      it('whereHas and whereDoesntHave filter by related rows in one statement (NULL keys do not hide every row)', async () => {
+        await library();
+        const names = (query: ReturnType<typeof db.query<typeof Author>>): Promise<string[]> => query.orderBy('name').pluck('name');
+        expect(await statements(() => names(db.query(Author).whereHas(db.query(Book), 'author_id')))).toBe(1);
+        expect(await names(db.query(Author).whereHas(db.query(Book), 'author_id'))).toEqual(['Hugo', 'Zola']);
+        expect(await names(db.query(Author).whereHas(db.query(Book).where('price', '>', 26), 'author_id'))).toEqual(['Hugo']);
+        expect(await names(db.query(Author).whereDoesntHave(db.query(Book), 'author_id'))).toEqual(['Mann', 'Nobody']);
+        expect(await db.query(Author).whereHas(db.query(Book).withTrashed(), 'author_id').count()).toBe(3);
+      });
+    });
+
+    describe('default scopes', () => {
+      it("apply to every read, count, page, bulk write and relation of a scoped db; withoutScope lifts them", async () => {
+        await db.query(Doc).insertMany([
+          { title: 'a1', team_id: 1 },
+          { title: 'a2', team_id: 1 },
+          { title: 'b1', team_id: 2 },
+        ]);
+        const team1 = db.withScope({ team: 1 });
+        expect(await team1.query(Doc).orderBy('id').pluck('title')).toEqual(['a1', 'a2']);
+        expect(await team1.query(Doc).count()).toBe(2);
+        expect((await team1.query(Doc).paginate(10)).total).toBe(2);
+        expect((await team1.query(Doc).cursorPaginate(10)).items).toHaveLength(2);
+        const b1 = await db.query(Doc).where('title', 'b1').firstOrFail();
+        expect(await team1.query(Doc).find(b1.id)).toBeNull();
+        await expect(team1.query(Doc).findOrFail(b1.id)).rejects.toBeInstanceOf(RecordNotFound);
+        expect(await team1.query(Doc).update({ title: 'renamed' })).toBe(2);
+        expect(await team1.query(Doc).delete()).toBe(2);
+        expect(await team1.query(Doc).withTrashed().count()).toBe(2);
+        expect(await team1.query(Doc).withoutScope().count()).toBe(1);
+        expect(await db.query(Doc).where('title', 'b1').count()).toBe(1);
+        expect(await team1.transaction((tx) => tx.query(Doc).withTrashed().count())).toBe(2);
+        const owners = [{ id: 1 }, { id: 2 }];
+        expect([...(await team1.relations.countMany(owners, Doc, 'team_id', (q) => q.withTrashed())).values()]).toEqual([2, 0]);
+      });
+
+      it('a scope naming a column the model lacks is an InvalidQuery', async () => {
+        const Broken = defineModel('docs', { title: column.string(), team_id: column.integer() }, { softDeletes: true, scope: () => ({ team: 1 }) });
+        await expect(db.query(Broken).count()).rejects.toMatchObject({ code: 'unknown_column' });
+      });
+    });
+
+    describe('full-text search', () => {
+      const titles = (query: ReturnType<typeof db.query<typeof Post>>): Promise<string[]> => query.pluck('title');
+
+      it('matches every word, prefixes and word forms, best first, ties newest first', async () => {
+        await db.query(Post).create({ title: 'Garden tools', body: 'Running a small garden' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Kitchen', body: 'The garden runs into the kitchen' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Kitchen knives', body: 'Sharp and small' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Garden chairs', body: 'Running a small garden' });
+        expect(await titles(db.query(Post).search('garden'))).toEqual(['Garden chairs', 'Garden tools', 'Kitchen']);
+        expect(await titles(db.query(Post).search('gard run'))).toEqual(['Garden chairs', 'Garden tools', 'Kitchen']);
+        expect(await titles(db.query(Post).search('kitchen small'))).toEqual(['Kitchen knives']);
+        expect(await titles(db.query(Post).whereSearch('knife OR garden').orderBy('id'))).toEqual([]);
+        expect(await titles(db.query(Post).whereSearch('running').orderBy('id'))).toEqual(['Garden tools', 'Kitchen', 'Garden chairs']);
+        expect(await titles(db.query(Post).search('  '))).toEqual([]);
+      });
+
+      it('chains with conditions, latest() and pages', async () => {
+        for (let n = 0; n < 30; n++) {
+          clock.advance(1000);
+          await db.query(Post).create({ title: `Mug ${n}`, body: 'ceramic', team_id: n % 2 });
+        }
+        const page = await db.query(Post).whereSearch('mug ceramic').where('team_id', 1).latest().paginate(10, 2);
+        expect(page.total).toBe(15);
+        expect(page.items.map((post) => post.title)).toEqual(['Mug 9', 'Mug 7', 'Mug 5', 'Mug 3', 'Mug 1']);
+      });
+
+      it('the database keeps the index current on bulk updates, deletes and raw SQL', async () => {
+        const post = await db.query(Post).create({ title: 'Old words', body: 'nothing' });
+        await db.query(Post).where('id', post.id).update({ title: 'Fresh words' });
+        expect(await titles(db.query(Post).search('fresh'))).toEqual(['Fresh words']);
+        expect(await titles(db.query(Post).search('old'))).toEqual([]);
+        await db.sql('update posts set body = ? where id = ?', ['zebra crossing', post.id]).fetchAs();
+        expect(await titles(db.query(Post).search('zebra'))).toEqual(['Fresh words']);
+        await db.query(Post).where('id', post.id).delete();
+        expect(await titles(db.query(Post).search('zebra'))).toEqual([]);
+      });
+
+      it("'simple' turns stemming off", async () => {
+        await db.query(Plain).create({ title: 'running shoes' });
+        expect(await db.query(Plain).search('running').pluck('title')).toEqual(['running shoes']);
+        expect(await db.query(Plain).search('runs').pluck('title')).toEqual([]);
+        expect(() => db.query(Product).search('x')).toThrow(expect.objectContaining({ code: 'not_searchable' }));
+      });
+
+      it('never fails on hostile input', async () => {
+        await db.query(Post).create({ title: 'Quote "mugs" -cups *star*', body: 'NEAR AND OR NOT' });
+        const hostile = fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.constantFrom('"', "'", '-', '*', '\0', 'a"b', 'NEAR(a b)', 'title:x', '(((', ')', '&|!', ':*', '^', '+-*', 'AND OR NOT'),
+          fc.constant('😀'.repeat(2500)),
+        );
+        await fc.assert(
+          fc.asyncProperty(hostile, async (text) => {
+            await db.query(Post).search(text).get();
+            await db.query(Post).whereSearch(text).count();
+          }),
+          { numRuns: 60 },
+        );
+        expect(await titles(db.query(Post).search('"mugs" -cups'))).toEqual(['Quote "mugs" -cups *star*']);
+      });
+    });
+
+    describe('pages', () => {
+      it('paginate counts under the same conditions, and never gives more than 1000 rows', async () => {
+        await db.query(Product).insertMany(Array.from({ length: 1010 }, (_, index) => ({ name: `p${index}`, sku: `p${index}`, price: index })));
+        await db.query(Product).where('price', '<', 5).delete();
+        const page = await db.query(Product).where('price', '<', 30).orderBy('price').paginate(10, 3);
+        expect(page).toMatchObject({ total: 25, perPage: 10, currentPage: 3, lastPage: 3, from: 21, to: 25, hasMorePages: false });
+        expect(page.items.map((row) => row.price)).toEqual([25, 26, 27, 28, 29]);
+        const huge = await db.query(Product).paginate(5000, 1);
+        expect(huge.items).toHaveLength(1000);
+        expect(huge).toMatchObject({ perPage: 1000, total: 1005, lastPage: 2, hasMorePages: true });
+        expect((await db.query(Product).simplePaginate(5000)).items).toHaveLength(1000);
+        const simple = await db.query(Product).orderBy('price').simplePaginate(500, 3);
+        expect(simple).toMatchObject({ currentPage: 3, hasMorePages: false });
+        expect(simple.items).toHaveLength(5);
+        expect((await db.query(Product).cursorPaginate(5000)).items).toHaveLength(1000);
+      });
+
+      it('cursorPaginate walks every row once in order, with NULLs and ties', async () => {
+        const weights = [2, null, 1, 2, null, 3, 1, 2, null, 0.5, 3, 2];
+        const made = [];
+        for (const weight of weights) made.push(await product({ weight }));
+        const walk = async (direction: 'asc' | 'desc'): Promise<number[]> => {
+          const seen: number[] = [];
+          let cursor: string | null = null;
+          for (let pages = 0; pages < 20; pages++) {
+            const page: Awaited<ReturnType<ReturnType<typeof db.query<typeof Product>>['cursorPaginate']>> = await db.query(Product).orderBy('weight', direction).cursorPaginate(5, cursor);
+            seen.push(...page.items.map((row) => row.id));
+            cursor = page.nextCursor;
+            if (cursor === null) break;
+          }
+          return seen;
+        };
+        const byWeight = (direction: 'asc' | 'desc') => (a: Product, b: Product): number => {
+          if (a.weight === b.weight) return a.id - b.id;
+          if (a.weight === null) return direction === 'asc' ? 1 : -1;
+          if (b.weight === null) return direction === 'asc' ? -1 : 1;
+          return direction === 'asc' ? a.weight - b.weight : b.weight - a.weight;
+        };
+        expect(await walk('asc')).toEqual([...made].sort(byWeight('asc')).map((row) => row.id));
+        expect(await walk('desc')).toEqual([...made].sort(byWeight('desc')).map((row) => row.id));
+        const first = await db.query(Product).orderBy('weight').cursorPaginate(5);
+        for (const hostile of ['not a cursor', 'W10', '%%%', '']) {
+          expect((await db.query(Product).orderBy('weight').cursorPaginate(5, hostile)).items).toEqual(first.items);
+        }
+      });
+
+      it('findOrFail and firstOrFail throw RecordNotFound', async () => {
+        const made = await product();
+        expect((await db.query(Product).findOrFail(made.id)).id).toBe(made.id);
+        await expect(db.query(Product).findOrFail(made.id + 1)).rejects.toBeInstanceOf(RecordNotFound);
+        await expect(db.query(Product).where('name', 'nobody').firstOrFail()).rejects.toBeInstanceOf(RecordNotFound);
+      });
+    });
+
+    describe('transactions', () => {
+      it('commits on success and rolls back on error', async () => {
+        await db.transaction(async (tx) => {
+          await tx.query(Product).create({ name: 'kept', sku: 'k', price: 1 });
+        });
+        await expect(
+          db.transaction(async (tx) => {
+            await tx.query(Product).create({ name: 'lost', sku: 'l', price: 1 });
+            throw new Error('stop');
+          }),
+        ).rejects.toThrow('stop');
+        expect(await db.query(Product).pluck('name')).toEqual(['kept']);
+      });
+
+      it('transactionRetrying retries busy and conflict errors, and no others', async () => {
+        let attempts = 0;
+        const result = await db.transactionRetrying(3, async (tx) => {
+          attempts++;
+          await tx.query(Product).create({ name: `try ${attempts}`, sku: `t${attempts}`, price: 1 });
+          if (attempts < 3) throw Object.assign(new Error('conflict'), { code: engine.name === 'sqlite' ? 'SQLITE_BUSY' : '40001' });
+          return 'done';
+        });
+        expect(result).toBe('done');
+        expect(await db.query(Product).pluck('name')).toEqual(['try 3']);
+        attempts = 0;
+        await expect(
+          db.transactionRetrying(3, () => {
+            attempts++;
+            return Promise.reject(new Error('plain'));
+          }),
+        ).rejects.toThrow('plain');
+        expect(attempts).toBe(1);
+      });
+
+      it.runIf(engine.name === 'sqlite')('a transaction waits for another process that holds the write lock, then sees its write (SQLite)', async () => {
+        const made = await product({ price: 100 });
+        // Another process takes the write lock, changes the row, and commits 400 ms later.
+        const child = spawn(process.execPath, ['-e', HOLD_WRITE_LOCK, engine.url().slice('sqlite:'.length), String(made.id)], { stdio: ['ignore', 'pipe', 'inherit'] });
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.once('data', () => resolve());
+          child.once('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+        });
+        // With a deferred BEGIN this read would see the old price, and the write would then
+        // fail (busy snapshot) or lose the other process's update.
+        await db.transaction(async (tx) => {
+          const row = await tx.query(Product).find(made.id);
+          await tx.query(Product).where('id', made.id).update({ price: (row?.price ?? 0) + 10 });
+        });
+        await new Promise((resolve) => child.once('exit', resolve));
+        expect((await db.query(Product).find(made.id))?.price).toBe(111);
+      });
+
+      it('lockForUpdate reads rows inside a transaction', async () => {
+        const made = await product({ price: 1 });
+        await db.transaction(async (tx) => {
+          const [row] = await tx.query(Product).where('id', made.id).lockForUpdate().get();
+          await tx.query(Product).where('id', made.id).update({ price: (row?.price ?? 0) + 1 });
+          const locked = tx.query(Product).lockForUpdate().toSql().sql;
+          const shared = tx.query(Product).sharedLock().toSql().sql;
+          // SQLite has no row locks; its transactions hold the database's one write lock instead.
+          expect(locked).toMatch(engine.name === 'postgres' ? /for update$/iu : /products/u);
+          expect(shared).toMatch(engine.name === 'postgres' ? /for share$/iu : /products/u);
+          expect(await tx.query(Product).lockForUpdate().count()).toBe(1);
+        });
+        expect((await db.query(Product).find(made.id))?.price).toBe(2);
+      });
+    });
+  });
+}
