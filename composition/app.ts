@@ -47,6 +47,7 @@ import { bindWebhooks, DeliverWebhook } from './webhooks.js';
 import type { OutgoingWebhooksOptions } from './webhooks.js';
 import type { RegisteredJob } from './jobs.js';
 import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './queue.js';
+import { QueuedAuthMail, SendAuthMail, queuedSecretsBox } from './queued-auth-mail.js';
 import type { JobRegistry } from './queue.js';
 import type { JobWorker, WorkerOptions } from '../adapters/worker/job-worker.js';
 
@@ -113,7 +114,10 @@ export class App {
   private outgoing: OutgoingWebhooksOptions | null = null;
   private readonly registeredJobs = new Map<string, RegisteredJob>();
 
-  private constructor(private readonly options: AppOptions) {}
+  private constructor(private readonly options: AppOptions) {
+    // The Auth module's mails, queued unless QUEUE_CONNECTION=sync; every app's workers can send them.
+    this.job(SendAuthMail);
+  }
 
   static create(options: AppOptions = {}): App {
     return new App(options);
@@ -450,10 +454,14 @@ export class App {
       const renderer = createViewRenderer(config, this.root, this.templateHooks, resolve(container, TOKENS.translator));
       provide(container, TOKENS.viewRenderer, [], () => renderer);
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
-      provide(container, TOKENS.authMail, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
+      provide(container, TOKENS.authMailNow, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
         const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
+      // Through the queue unless QUEUE_CONNECTION=sync, where the mail is sent inline as before.
+      provide(container, TOKENS.authMail, [TOKENS.config, TOKENS.authMailNow, TOKENS.jobs, TOKENS.random], (settings, now, jobs, random) =>
+        settings.queue.connection === 'sync' ? now : new QueuedAuthMail(jobs, queuedSecretsBox(settings, random)),
+      );
       bindWebhooks(container, config, this.outgoing);
       bindQueue(container);
       for (const module of this.modules) module.bind?.(container, config);

@@ -19,6 +19,7 @@ import { userCommands } from '../adapters/cli/commands/users.js';
 import { userPasswordCommand } from '../adapters/cli/commands/user-password.js';
 import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
 import { queueCommands } from '../adapters/cli/commands/queue.js';
+import { makeCommands } from '../adapters/cli/commands/make.js';
 import type { App } from './app.js';
 import { generateAppKey, setEnvValue } from './env-file.js';
 import { TOKENS } from './tokens.js';
@@ -127,10 +128,11 @@ export function frameworkCommands(app: App): CliCommand[] {
         return { findUserByEmail: services.get(TOKENS.findUserByEmail), setPassword: services.get(TOKENS.setPassword) };
       },
     }),
+    ...makeCommands({ root: () => app.root }),
     ...queueCommands({
       async queue() {
         const services = await app.services();
-        return { queue: services.get(TOKENS.jobQueue), clock: services.get(TOKENS.clock) };
+        return { queue: services.get(TOKENS.jobQueue), batches: services.get(TOKENS.jobBatches), clock: services.get(TOKENS.clock) };
       },
       async work(request, announce) {
         const worker = await app.worker({ ...(request.queues === null ? {} : { queues: request.queues }), concurrency: request.workers, once: request.once });

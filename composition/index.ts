@@ -108,3 +108,4 @@ export type { Storage, StorageDisk, StoredObject } from '../ports/storage.js';
 export { safeStorageKey, checkStorageKey, UnsafeStorageKey } from '../domain/storage/storage-key.js';
 export { isUploadedFile, isImage, matchesTypes, fitsDimensions, withinKilobytes } from '../domain/uploads/uploaded-file.js';
 export type { ImageDimensions, DimensionConstraints } from '../domain/uploads/uploaded-file.js';
+export { QueueDashboard } from './queue-dashboard.js';

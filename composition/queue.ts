@@ -1,6 +1,8 @@
 import type { Container } from 'inversify';
+import { BullMqJobQueue } from '../adapters/queue/bullmq-job-queue.js';
 import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
+import { SqlJobBatches } from '../adapters/queue/sql-job-batches.js';
 import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
 import { JobWorker } from '../adapters/worker/job-worker.js';
 import type { JobHandler, WorkerOptions } from '../adapters/worker/job-worker.js';
@@ -11,6 +13,7 @@ import type { JobQueue } from '../ports/job-queue.js';
 import { provide } from './container.js';
 import type { RegisteredJob } from './jobs.js';
 import type { AppServices } from './services.js';
+import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 
 /** The jobs an app registered (`app.job(…)`, modules' `jobs`), by name. */
@@ -18,7 +21,7 @@ export type JobRegistry = ReadonlyMap<string, RegisteredJob>;
 
 /** The queue QUEUE_CONNECTION names, and the transactions `jobs.transaction` opens. */
 export function bindQueue(container: Container): void {
-  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database], (config, db): JobQueue => {
+  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database, TOKENS.logger], (config, db, logger): JobQueue => {
     switch (config.queue.connection) {
       case 'database':
         return new SqlJobQueue(db.raw);
@@ -26,20 +29,32 @@ export function bindQueue(container: Container): void {
         // Nothing waits with sync: dispatch runs the job. The empty queue keeps queue:failed & co. answering.
         return new MemoryJobQueue();
       case 'redis':
-        throw new Error('QUEUE_CONNECTION=redis is not available yet in this version; use database or sync');
+        return new BullMqJobQueue({
+          url: config.redis.url.reveal(),
+          prefix: config.queue.prefix,
+          onError: (error) => logger.error('Redis (QUEUE_CONNECTION=redis) is unreachable; dispatch and workers wait for it', { error: error.message }),
+        });
     }
   });
   container.onDeactivation(id(TOKENS.jobQueue), (queue) => queue.close());
   provide(container, TOKENS.transactions, [TOKENS.database], (db) => new SqlTransactions(db.raw));
+  // Batches count in the app's database whatever the driver: one atomic statement per ended job.
+  provide(container, TOKENS.jobBatches, [TOKENS.database], (db) => new SqlJobBatches(db.raw));
 }
 
 /** The dispatcher (`services.get(TOKENS.jobs)`), once the app's jobs are known. */
 export function bindDispatcher(container: Container, services: () => AppServices, registry: JobRegistry, provided: ReadonlyMap<symbol, unknown>): void {
-  provide(container, TOKENS.jobs, [TOKENS.config, TOKENS.jobQueue, TOKENS.clock, TOKENS.transactions], (config, queue, clock, transactions) => {
-    if (config.queue.connection !== 'sync') return new JobDispatcher(queue, clock, transactions);
-    const inline = createWorker(services(), registry, provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
-    return new JobDispatcher(queue, clock, transactions, (job) => inline.runNow(job));
-  });
+  provide(
+    container,
+    TOKENS.jobs,
+    [TOKENS.config, TOKENS.jobQueue, TOKENS.clock, TOKENS.transactions, TOKENS.jobBatches, TOKENS.random],
+    (config, queue, clock, transactions, store, random) => {
+      const batches = { store, random };
+      if (config.queue.connection !== 'sync') return new JobDispatcher(queue, clock, transactions, null, batches);
+      const inline = createWorker(services(), registry, provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
+      return new JobDispatcher(queue, clock, transactions, (job) => inline.runNow(job), batches);
+    },
+  );
 }
 
 /** A worker over the app's queue and jobs (`queue:work`, `serve`). */
@@ -54,9 +69,32 @@ export function createWorker(services: AppServices, registry: JobRegistry, provi
       clock: services.get(TOKENS.clock),
       random: () => fractionOf(random.bytes(4)),
       logger: services.get(TOKENS.logger),
+      batches: services.get(TOKENS.jobBatches),
+      redact: redactor(secretsOf(services.config)),
     },
     options,
   );
+}
+
+/** The secrets of the configuration as they could appear in an error's text. */
+export function secretsOf(config: Config): string[] {
+  const secrets = [config.app.key.reveal().toString('base64'), config.app.key.reveal().toString('base64url')];
+  const urls = [config.redis.url.reveal(), config.mail.url.reveal(), ...(config.database.engine === 'postgres' ? [config.database.url.reveal()] : [])];
+  for (const url of urls) {
+    try {
+      const password = decodeURIComponent(new URL(url).password);
+      if (password !== '') secrets.push(password);
+    } catch {
+      // Not a URL with a password: nothing of it to hide.
+    }
+  }
+  // Short values would blank ordinary words; the URLs' passwords are what errors echo.
+  return secrets.filter((secret) => secret.length >= 4);
+}
+
+/** Replaces every secret with `[secret]`, as the Secret type prints itself. */
+export function redactor(secrets: readonly string[]): (text: string) => string {
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join('[secret]'), text);
 }
 
 /** Every queue the app's jobs name, `default` first: what `serve` and a bare `queue:work` work on. */

@@ -56,6 +56,8 @@ export class TestApp {
       APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
       DATABASE_URL: 'sqlite::memory:',
       LOG_LEVEL: 'silent',
+      // Jobs (the Auth module's mails) run at dispatch, so a test reads their effects at once.
+      QUEUE_CONNECTION: 'sync',
       // The transport the test process names (hapi by default): `HTTP_TRANSPORT=fetch npx vitest
       // run …` runs a suite against the kernel behind its fetch handler on node:http.
       HTTP_TRANSPORT: process.env['HTTP_TRANSPORT'] ?? 'hapi',

@@ -74,6 +74,7 @@ import type { DeliverNotification } from '../application/notifications/deliver-n
 import type { Notifier } from '../application/notifications/notifier.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import type { Transactions } from '../ports/transactions.js';
+import type { JobBatches } from '../ports/job-batches.js';
 import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
 import type { Storage } from '../ports/storage.js';
 
@@ -109,6 +110,8 @@ export const TOKENS = {
   eventBus: token<EventBus>('EventBus'),
   viewRenderer: token<ViewRenderer>('ViewRenderer'),
   authMail: token<AuthMail>('AuthMail'),
+  /** The Auth module's mails sent at once (what the queued `fw.auth-mail` job runs). */
+  authMailNow: token<AuthMail>('AuthMailNow'),
   passwordResetTokens: token<PasswordResetTokens>('PasswordResetTokens'),
   attemptLogin: token<AttemptLogin>('AttemptLogin'),
   registerUser: token<RegisterUser>('RegisterUser'),
@@ -171,6 +174,7 @@ export const TOKENS = {
   /** `dispatch(job)`, `dispatch(job).delay(…)`, `transaction(…)`. */
   jobs: token<JobDispatcher>('JobDispatcher'),
   transactions: token<Transactions>('Transactions'),
+  jobBatches: token<JobBatches>('JobBatches'),
   /** The app's storage disks (FILESYSTEM_DISK, S3_*): `ctx.service(TOKENS.storage).disk('public')`. */
   storage: token<Storage>('Storage'),
 } as const;

@@ -11,6 +11,7 @@ CREATE TABLE jobs (
   leased_until timestamptz,
   lease text,
   idempotency_key text UNIQUE,
+  batch_id text,
   created_at timestamptz NOT NULL,
   failed_at timestamptz,
   error text

@@ -14,6 +14,7 @@ CREATE TABLE jobs (
   leased_until datetime,
   lease TEXT,
   idempotency_key TEXT UNIQUE,
+  batch_id TEXT,
   created_at datetime NOT NULL,
   failed_at datetime,
   error TEXT

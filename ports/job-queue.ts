@@ -13,6 +13,8 @@ export interface NewJob {
   readonly availableAt: Date;
   /** While a job with this key is waiting, running or failed, another with the same key is not added. */
   readonly idempotencyKey: string | null;
+  /** The batch the job belongs to (`jobs.batch(…)`), or null. */
+  readonly batchId: string | null;
 }
 
 export type EnqueueResult = { readonly kind: 'queued'; readonly id: string } | { readonly kind: 'duplicate'; readonly id: string };
@@ -32,6 +34,7 @@ export interface ClaimedJob {
   readonly leasedUntil: Date;
   /** Proves the holder: a worker whose lease expired and was taken over cannot finish the job. */
   readonly lease: string;
+  readonly batchId: string | null;
 }
 
 export interface FailedJob {

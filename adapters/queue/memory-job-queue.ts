@@ -56,6 +56,7 @@ export class MemoryJobQueue implements JobQueue {
         availableAt: next.availableAt,
         leasedUntil: next.leasedUntil,
         lease: next.lease,
+        batchId: next.job.batchId,
       });
     }
     return Promise.resolve(null);

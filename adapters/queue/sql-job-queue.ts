@@ -35,10 +35,11 @@ interface JobRow {
   lease: string | null;
   failed_at: Date | number | string | null;
   error: string | null;
+  batch_id?: string | null;
 }
 
-const INSERT_COLUMNS = '(queue, name, payload, attempts, tries, backoff, timeout_ms, available_at, idempotency_key, created_at)';
-const INSERT = `INSERT INTO jobs ${INSERT_COLUMNS} VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`;
+const INSERT_COLUMNS = '(queue, name, payload, attempts, tries, backoff, timeout_ms, available_at, idempotency_key, batch_id, created_at)';
+const INSERT = `INSERT INTO jobs ${INSERT_COLUMNS} VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`;
 
 // The lease ends after the job's own timeout plus the grace period. SQLite stores times as
 // epoch milliseconds (RawSql binds Dates so), PostgreSQL as timestamptz.
@@ -57,7 +58,7 @@ const claimSql = (engine: Engine) => `UPDATE jobs SET attempts = attempts + 1, l
   WHERE id = (SELECT id FROM jobs WHERE queue = ? AND failed_at IS NULL AND available_at <= ?
       AND (leased_until IS NULL OR leased_until <= ?)
     ORDER BY available_at, id LIMIT 1${engine === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : ''})
-  RETURNING id, queue, name, payload, attempts, tries, backoff, timeout_ms, available_at, leased_until, lease, failed_at, error`;
+  RETURNING id, queue, name, payload, attempts, tries, backoff, timeout_ms, available_at, leased_until, lease, failed_at, error, batch_id`;
 
 // Mirrors domain/queue/job-state.ts's jobState, in SQL so that counting never loads the rows.
 const STATE_SQL = `CASE WHEN failed_at IS NOT NULL THEN 'failed'
@@ -183,6 +184,7 @@ async function insert(sql: TransactionStatements, job: NewJob, now: Date): Promi
     job.timeoutMs,
     job.availableAt,
     job.idempotencyKey,
+    job.batchId,
     now,
   ]);
   if (rows[0] !== undefined) return { kind: 'queued', id: String(rows[0].id) };
@@ -205,10 +207,12 @@ function claimed(row: JobRow): ClaimedJob {
     availableAt: toDate(row.available_at),
     leasedUntil: toDate(row.leased_until),
     lease: row.lease,
+    batchId: row.batch_id ?? null,
   };
 }
 
-function toDate(value: Date | number | string): Date {
+/** A time column as the driver hands it back: a Date (PostgreSQL) or epoch milliseconds (SQLite). */
+export function toDate(value: Date | number | string): Date {
   if (value instanceof Date) return value;
   return new Date(typeof value === 'string' && /^\d+$/u.test(value) ? Number(value) : value);
 }

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decideAfterFailure } from '../../domain/queue/retry.js';
+import { batchCallbacks } from '../../domain/queue/batch.js';
 import type { Clock } from '../../ports/clock.js';
+import type { JobBatches } from '../../ports/job-batches.js';
 import type { ClaimedJob, JobQueue, NewJob } from '../../ports/job-queue.js';
 import type { Logger } from '../../ports/logger.js';
 
@@ -47,6 +49,10 @@ export interface WorkerDeps {
   /** A number in [0, 1) for the backoff's jitter. */
   readonly random: () => number;
   readonly logger: Logger;
+  /** Where batches count their ended jobs; absent when the app keeps none. */
+  readonly batches?: JobBatches;
+  /** Takes the app's secrets (passwords of its URLs, APP_KEY) out of an error before it is kept or logged. */
+  readonly redact?: (text: string) => string;
 }
 
 /** At most this much of an error (message and stack) is kept with a failed job. */
@@ -98,7 +104,9 @@ export class JobWorker {
   async runNow(job: NewJob): Promise<void> {
     const now = this.deps.clock.now();
     const { name, queue, payload, tries, backoff, timeoutMs } = job;
-    const outcome = await this.execute({ id: 'sync', name, queue, payload, tries, backoff, timeoutMs, attempts: 1, availableAt: now, leasedUntil: now, lease: 'sync' });
+    const claimed: ClaimedJob = { id: 'sync', name, queue, payload, tries, backoff, timeoutMs, attempts: 1, availableAt: now, leasedUntil: now, lease: 'sync', batchId: job.batchId };
+    const outcome = await this.execute(claimed);
+    await this.batchStep(claimed, outcome === null ? 'succeeded' : 'failed', (callback) => this.runNow(callback));
     if (outcome !== null) throw outcome instanceof Error ? outcome : new Error(describe(outcome));
   }
 
@@ -130,7 +138,10 @@ export class JobWorker {
     const outcome = await this.execute(job);
     try {
       if (outcome === null) {
-        if (await this.deps.queue.complete(job)) this.stats.completed++;
+        if (await this.deps.queue.complete(job)) {
+          this.stats.completed++;
+          await this.batchStep(job, 'succeeded');
+        }
         return;
       }
       const decision = decideAfterFailure({
@@ -144,16 +155,35 @@ export class JobWorker {
       if (decision.kind === 'retry') {
         await this.deps.queue.retryLater(job, decision.at);
         this.stats.retried++;
-        this.deps.logger.warn('a job failed and will be retried', { job: job.name, id: job.id, attempt: job.attempts, tries: job.tries, retryInMs: decision.delayMs, error: describe(outcome) });
+        this.deps.logger.warn('a job failed and will be retried', { job: job.name, id: job.id, attempt: job.attempts, tries: job.tries, retryInMs: decision.delayMs, error: this.redact(describe(outcome)) });
       } else {
-        await this.deps.queue.fail(job, errorText(outcome), this.deps.clock.now());
+        const failed = await this.deps.queue.fail(job, this.redact(errorText(outcome)), this.deps.clock.now());
         this.stats.failed++;
-        this.deps.logger.error('a job failed for good', { job: job.name, id: job.id, attempts: job.attempts, reason: decision.reason, error: describe(outcome) });
+        if (failed) await this.batchStep(job, 'failed');
+        this.deps.logger.error('a job failed for good', { job: job.name, id: job.id, attempts: job.attempts, reason: decision.reason, error: this.redact(describe(outcome)) });
       }
     } catch (error) {
       // The outcome is lost with the connection: the job stays leased and comes back after its
       // lease (at least once), rather than being marked done without certainty.
       this.deps.logger.error("a job's outcome could not be recorded; it runs again after its lease", { job: job.name, id: job.id, error: describe(error) });
+    }
+  }
+
+  private redact(text: string): string {
+    return this.deps.redact?.(text) ?? text;
+  }
+
+  /** Counts the job in its batch, and dispatches the batch's callbacks this step calls for. */
+  private async batchStep(job: ClaimedJob, outcome: 'succeeded' | 'failed', send?: (callback: NewJob) => Promise<void>): Promise<void> {
+    if (job.batchId === null || this.deps.batches === undefined) return;
+    const now = this.deps.clock.now();
+    const step = await this.deps.batches.record(job.batchId, outcome, now);
+    if (step === null) return;
+    for (const kind of batchCallbacks(step.before, step.after)) {
+      const callback = step.callbacks[kind];
+      if (callback === null) continue;
+      if (send !== undefined) await send({ ...callback, availableAt: now });
+      else await this.deps.queue.enqueue({ ...callback, availableAt: now }, now);
     }
   }
 

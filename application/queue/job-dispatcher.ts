@@ -1,6 +1,10 @@
 import type { Clock } from '../../ports/clock.js';
 import type { EnqueueResult, JobQueue, NewJob, TransactionStatements } from '../../ports/job-queue.js';
 import type { Transactions } from '../../ports/transactions.js';
+import type { JobBatches } from '../../ports/job-batches.js';
+import type { RandomSource } from '../../ports/random-source.js';
+import { batchProgress } from '../../domain/queue/batch.js';
+import type { BatchProgress } from '../../domain/queue/batch.js';
 import type { JobToDispatch } from './job-to-dispatch.js';
 
 /**
@@ -13,6 +17,7 @@ export type DispatchResult = EnqueueResult | { readonly kind: 'after-commit' } |
 export class PendingDispatch implements PromiseLike<DispatchResult> {
   private delayMs = 0;
   private queue: string;
+  private batchId: string | null = null;
 
   constructor(
     private readonly job: JobToDispatch,
@@ -35,10 +40,17 @@ export class PendingDispatch implements PromiseLike<DispatchResult> {
     return this;
   }
 
-  then<A = DispatchResult, B = never>(onFulfilled?: ((value: DispatchResult) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  /** Part of a batch (`JobDispatcher.batch` sets it). */
+  inBatch(batchId: string): this {
+    this.batchId = batchId;
+    return this;
+  }
+
+  /** The job as the queue takes it, as of now. */
+  toNewJob(): NewJob {
     const now = this.clock.now();
     const { name, tries, backoff, timeoutMs } = this.job.options;
-    const job: NewJob = {
+    return {
       name,
       queue: this.queue,
       payload: this.job.payload,
@@ -47,9 +59,34 @@ export class PendingDispatch implements PromiseLike<DispatchResult> {
       timeoutMs,
       availableAt: new Date(now.getTime() + this.delayMs),
       idempotencyKey: this.job.idempotencyKey,
+      batchId: this.batchId,
     };
-    return this.send(job).then(onFulfilled, onRejected);
   }
+
+  then<A = DispatchResult, B = never>(onFulfilled?: ((value: DispatchResult) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    return this.send(this.toNewJob()).then(onFulfilled, onRejected);
+  }
+}
+
+export interface BatchOptions {
+  /** Shown with its progress; default `batch`. */
+  name?: string;
+  /** Dispatched once every job of the batch succeeded. */
+  then?: JobToDispatch;
+  /** Dispatched once, when the first job of the batch fails for good. */
+  catch?: JobToDispatch;
+  /** Dispatched once every job of the batch ended, however. */
+  finally?: JobToDispatch;
+}
+
+export interface BatchStatus extends BatchProgress {
+  readonly id: string;
+  readonly name: string;
+  readonly total: number;
+  readonly succeeded: number;
+  readonly failed: number;
+  readonly createdAt: Date;
+  readonly finishedAt: Date | null;
 }
 
 /** What a transaction's work gets: the transaction's own statements, and dispatch inside it. */
@@ -67,7 +104,31 @@ export class JobDispatcher {
     private readonly clock: Clock,
     private readonly transactions: Transactions | null,
     private readonly runInline: ((job: NewJob) => Promise<void>) | null = null,
+    private readonly batches: { store: JobBatches; random: RandomSource } | null = null,
   ) {}
+
+  /**
+   * Dispatches `jobs` as one batch: its progress is `batch(id)`, and `then`, `catch` and
+   * `finally` are jobs dispatched when it succeeds, first fails, and ends.
+   */
+  async batch(jobs: readonly JobToDispatch[], options: BatchOptions = {}): Promise<{ id: string }> {
+    if (this.batches === null) throw new Error('This app keeps no batches');
+    const id = Buffer.from(this.batches.random.bytes(12)).toString('base64url');
+    const callback = (job: JobToDispatch | undefined) => (job === undefined ? null : this.dispatch(job).toNewJob());
+    const callbacks = { then: callback(options.then), catch: callback(options.catch), finally: callback(options.finally) };
+    await this.batches.store.create({ id, name: options.name ?? 'batch', total: jobs.length, callbacks }, this.clock.now());
+    if (jobs.length === 0) {
+      for (const job of [callbacks.then, callbacks.finally]) if (job !== null) await this.send(job);
+    }
+    for (const job of jobs) await this.dispatch(job).inBatch(id);
+    return { id };
+  }
+
+  /** A batch's counts and progress; null when there is none with this id (or it was pruned). */
+  async batchStatus(id: string): Promise<BatchStatus | null> {
+    const batch = await this.batches?.store.find(id);
+    return batch === undefined || batch === null ? null : { ...batch, ...batchProgress(batch) };
+  }
 
   dispatch(job: JobToDispatch): PendingDispatch {
     return new PendingDispatch(job, (ready) => this.send(ready), this.clock);

@@ -17,6 +17,8 @@ export interface AppKeys {
   readonly twoFactorEncryption: Buffer;
   /** AES-256-GCM key of models' `column.encrypted()` values. */
   readonly modelEncryption: Buffer;
+  /** AES-256-GCM key of secrets inside queued jobs' payloads (a password reset token on its way to the mailer). */
+  readonly queuedSecrets: Buffer;
 }
 
 const SALT = Buffer.from('fw.app-keys.v1');
@@ -34,5 +36,6 @@ export function deriveAppKeys(appKey: Buffer): AppKeys {
     maintenanceBypass: derive(appKey, 'maintenance-bypass'),
     twoFactorEncryption: derive(appKey, 'two-factor-encryption'),
     modelEncryption: derive(appKey, 'model-encryption'),
+    queuedSecrets: derive(appKey, 'queued-secrets'),
   };
 }

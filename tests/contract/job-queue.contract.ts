@@ -32,6 +32,7 @@ export function newJob(overrides: Partial<NewJob> & { at: Date }): NewJob {
     timeoutMs: TIMEOUT,
     availableAt: at,
     idempotencyKey: null,
+    batchId: null,
     ...rest,
   };
 }
@@ -70,6 +71,11 @@ export function jobQueueContract(name: string, fresh: () => Promise<QueueUnderTe
       const order = [];
       for (let n = 0; n < 3; n++) order.push((await claim(['high', 'low']))?.id);
       expect(order).toEqual([high.id, low1.id, low2.id]);
+    });
+
+    it("carries a job's batch", async () => {
+      await queue.enqueue(job({ batchId: 'batch-1' }), time.now());
+      expect((await claim())?.batchId).toBe('batch-1');
     });
 
     it('ignores queues not asked for', async () => {

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe } from 'vitest';
+import { BullMqJobQueue } from '../../adapters/queue/bullmq-job-queue.js';
+import { deleteRedisKeys, redisAvailable, redisTestPrefix, redisUrl } from '../support/redis-server.js';
 import { MemoryJobQueue } from '../../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../../adapters/queue/sql-job-queue.js';
-import { openDatabase } from '../../adapters/persistence/mikro-orm/database.js';
-import type { Database } from '../../adapters/persistence/mikro-orm/database.js';
-import { FRAMEWORK_ROOT } from '../../composition/app.js';
-import { parseConfig } from '../../composition/config.js';
-import { TEST_APP_KEY, useEngines } from '../support/databases.js';
-import { useMigratedDatabase } from '../support/migrated-database.js';
+import { useEngines } from '../support/databases.js';
+import { useMigratedDatabase, useSecondPool } from '../support/migrated-database.js';
 import { jobQueueContract } from './job-queue.contract.js';
 import type { QueueTime } from './job-queue.contract.js';
 
@@ -28,17 +27,32 @@ for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(engine.name, () => {
     const db = useMigratedDatabase(engine);
     // A second pool on the same database: what a second worker process has.
-    let second: Database | null = null;
-    beforeAll(async () => {
-      second = await openDatabase(parseConfig({ APP_KEY: TEST_APP_KEY, DATABASE_URL: engine.url() }, FRAMEWORK_ROOT).database);
-    });
-    afterAll(async () => {
-      await second?.close();
-    });
+    const second = useSecondPool(engine);
     jobQueueContract(`database on ${engine.name}`, async () => {
       await db().raw.session((sql) => sql.exec('DELETE FROM jobs'));
-      if (second === null) throw new Error('the second pool is opened in beforeAll');
-      return { queue: new SqlJobQueue(db().raw), sibling: new SqlJobQueue(second.raw), time: movingTime() };
+      return { queue: new SqlJobQueue(db().raw), sibling: new SqlJobQueue(second().raw), time: movingTime() };
     });
   });
 }
+
+describe.skipIf(!(await redisAvailable()))('redis', () => {
+  const opened: BullMqJobQueue[] = [];
+  let run = 0;
+  afterAll(async () => {
+    await Promise.all(opened.map((queue) => queue.close()));
+    await deleteRedisKeys(redisTestPrefix);
+  });
+  // BullMQ keeps time by the real clock: the contract's time really waits.
+  const realTime: QueueTime = { now: () => new Date(), pass: (milliseconds) => sleep(milliseconds) };
+  jobQueueContract('redis (BullMQ)', () => {
+    // A prefix per test: each starts from an empty queue.
+    const prefix = `${redisTestPrefix}q${++run}`;
+    const make = () => {
+      const queue = new BullMqJobQueue({ url: redisUrl, prefix, graceMs: 100, stalledIntervalMs: 150 });
+      opened.push(queue);
+      return queue;
+    };
+    // A dead worker's job returns within two stalled checks after its lock ends.
+    return Promise.resolve({ queue: make(), sibling: make(), time: realTime, graceMs: 100 + 3 * 150 });
+  });
+});

@@ -16,6 +16,7 @@ const BUILT_IN = [
   '20261121000007_create_api_tokens_table',
   '20261121000008_add_two_factor_to_users',
   '20261124100001_create_jobs_table',
+  '20261124100002_create_job_batches_table',
   '20261124200001_create_schedule_runs_table',
   '20261124200002_create_webhook_deliveries_table',
   '20261124200003_create_notifications_table',
@@ -72,7 +73,7 @@ for (const engine of useEngines()) {
       expect(up.stdout.split('\n').filter((line) => line.startsWith('Migrated: '))).toEqual(BUILT_IN.map((id) => `Migrated: ${id}`));
       expect(up.stdout).toContain(`${BUILT_IN.length} migrations ran in batch 1.`);
       expect(await tables(test)).toEqual(
-        ['activity_log', 'api_tokens', 'cache', 'jobs', 'migrations', 'notifications', 'oauth_accounts', 'password_reset_tokens', 'schedule_runs', 'sessions', 'users', 'webhook_deliveries'],
+        ['activity_log', 'api_tokens', 'cache', 'job_batches', 'jobs', 'migrations', 'notifications', 'oauth_accounts', 'password_reset_tokens', 'schedule_runs', 'sessions', 'users', 'webhook_deliveries'],
       );
 
       const status = await test.call('migrate:status');

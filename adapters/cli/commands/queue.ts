@@ -1,5 +1,6 @@
 import type { Clock } from '../../../ports/clock.js';
 import type { JobQueue } from '../../../ports/job-queue.js';
+import type { JobBatches } from '../../../ports/job-batches.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { formatTable } from '../table.js';
@@ -12,13 +13,15 @@ export interface WorkRequest {
 }
 
 export interface QueueCommandDeps {
-  queue(): Promise<{ queue: JobQueue; clock: Clock }>;
+  queue(): Promise<{ queue: JobQueue; batches: JobBatches; clock: Clock }>;
   /** Runs a worker until SIGTERM/SIGINT (or, with `once`, until nothing is left), telling `io` how it went. */
   work(request: WorkRequest, announce: (line: string) => void): Promise<void>;
 }
 
 /** `queue:prune-failed`'s default: a week. */
 export const PRUNE_FAILED_DEFAULT_HOURS = 168;
+/** `queue:prune-batches`'s default: a day. */
+export const PRUNE_BATCHES_DEFAULT_HOURS = 24;
 
 const HOUR_MS = 3_600_000;
 
@@ -106,6 +109,17 @@ export function queueCommands(deps: QueueCommandDeps): CliCommand[] {
         const { queue, clock } = await deps.queue();
         const count = await queue.pruneFailed(new Date(clock.now().getTime() - hours * HOUR_MS));
         io.out(`Deleted ${count} failed job${count === 1 ? '' : 's'} older than ${hours} hour${hours === 1 ? '' : 's'}.`);
+      },
+    },
+    {
+      name: 'queue:prune-batches',
+      description: `Delete batches that finished more than --hours ago (default ${PRUNE_BATCHES_DEFAULT_HOURS})`,
+      options: [{ flags: '--hours <n>', description: 'Age in hours', type: 'integer', default: PRUNE_BATCHES_DEFAULT_HOURS }],
+      async run({ options }, io) {
+        const hours = hoursOption(options['hours'], PRUNE_BATCHES_DEFAULT_HOURS);
+        const { batches, clock } = await deps.queue();
+        const count = await batches.prune(new Date(clock.now().getTime() - hours * HOUR_MS));
+        io.out(`Deleted ${count} finished batch${count === 1 ? '' : 'es'} older than ${hours} hour${hours === 1 ? '' : 's'}.`);
       },
     },
   ];

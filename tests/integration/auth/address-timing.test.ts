@@ -132,9 +132,9 @@ describe('answers take as long for known as for unknown addresses, over a real s
     const medians = await expectWithin20Percent(() => compare('/forgot-password', (email) => ({ email })));
     // Had the mail been sent inside the request, known addresses would take the SMTP delay more.
     expect(medians.known).toBeLessThan(SMTP_DELAY_MS);
-    // The mails did go, after the answers: one per known request (the warm-up's included), in every trial.
-    await expect.poll(() => (delivered - before) % (ROUNDS + 1), { timeout: 10_000 }).toBe(0);
-    expect(delivered - before).toBeGreaterThanOrEqual(ROUNDS + 1);
+    // The mails did go, after the answers: one per known request (the warm-up's included), in every
+    // trial. The server's queue worker sends them (QUEUE_CONNECTION=database), so they may trail.
+    await expect.poll(() => delivered - before >= ROUNDS + 1 && (delivered - before) % (ROUNDS + 1) === 0, { timeout: 20_000 }).toBe(true);
   }, 180_000);
 
   it('POST /login as JSON with a wrong password: medians within 20 % (unknown addresses check a dummy Argon2 hash)', async () => {

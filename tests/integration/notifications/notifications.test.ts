@@ -46,7 +46,8 @@ for (const engine of useEngines()) {
       root = join(dir(), engine.name);
       app = TestApp.create({
         root,
-        environment: { DATABASE_URL: engine.url(), QUEUE_SERVE_WORKERS: '0' },
+        // Queued for real (TestApp's default is sync): the test runs the worker when it chooses.
+        environment: { DATABASE_URL: engine.url(), QUEUE_CONNECTION: 'database', QUEUE_SERVE_WORKERS: '0' },
         build: (options) => createDefaultApp(options).module(Notifications.create().notification(InvoicePaid)),
       });
       server = await app.serve();

@@ -110,7 +110,8 @@ for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(`webhooks.send on ${engine.name}`, () => {
     let app: TestApp;
     beforeAll(async () => {
-      app = TestApp.create({ environment: { DATABASE_URL: engine.url(), APP_ENV: 'local' }, build: (options) => createWelcomeApp(App.create(options)).outgoingWebhooks() });
+      // Queued for real (TestApp's default is sync): the test runs the worker when it chooses.
+      app = TestApp.create({ environment: { DATABASE_URL: engine.url(), APP_ENV: 'local', QUEUE_CONNECTION: 'database' }, build: (options) => createWelcomeApp(App.create(options)).outgoingWebhooks() });
       expect((await app.call('migrate')).code).toBe(0);
     });
     afterAll(() => app.close());

@@ -7,6 +7,7 @@ import { TestApp } from '../../../composition/testing.js';
 import { Backoffs } from '../../../domain/queue/backoff.js';
 import { useEngines } from '../../support/databases.js';
 import { useOwnDatabase } from '../../support/databases.js';
+import { deleteRedisKeys, redisAvailable, redisTestPrefix, redisUrl } from '../../support/redis-server.js';
 
 /** What the jobs of these tests did, in order. */
 const seen: string[] = [];
@@ -39,6 +40,12 @@ const Flaky = defineJob({
     return Promise.reject(new Error(`boom ${label}`));
   },
 });
+const Leaky = defineJob({
+  name: 'leaky',
+  tries: 1,
+  payload: object({}),
+  handle: (_payload, { services }) => Promise.reject(new Error(`cannot reach ${services.config.redis.url.reveal()}`)),
+});
 const Slow = defineJob({
   name: 'slow',
   tries: 1,
@@ -48,7 +55,7 @@ const Slow = defineJob({
 });
 
 function build(options: ConstructorParameters<typeof Object>[0]) {
-  return App.create(options as never).job(Record).job(Urgent).job(Flaky).job(Slow).provide(Greeting, 'hello');
+  return App.create(options as never).job(Record).job(Urgent).job(Flaky).job(Slow).job(Leaky).provide(Greeting, 'hello');
 }
 
 function queueApp(environment: () => Record<string, string>): () => TestApp {
@@ -70,7 +77,7 @@ function queueApp(environment: () => Record<string, string>): () => TestApp {
 for (const engine of useEngines()) {
   describe.skipIf(!engine.available)(`jobs on the database driver, ${engine.name}`, () => {
     const url = useOwnDatabase(engine);
-    const app = queueApp(() => ({ DATABASE_URL: url() }));
+    const app = queueApp(() => ({ DATABASE_URL: url(), REDIS_URL: 'redis://:hunter2-redis@127.0.0.1:6390' }));
     const jobs = async () => (await app().app.services()).get(TOKENS.jobs);
     const work = (...args: string[]) => app().call('queue:work', ['--once', ...args]);
 
@@ -138,6 +145,15 @@ for (const engine of useEngines()) {
       expect((await app().call('queue:flush')).stdout).toBe('Deleted 1 failed job.');
     });
 
+    it("keeps no secret of the app's settings in a failed job's error", async () => {
+      await (await jobs()).dispatch(Leaky.with({}));
+      await work();
+      const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { error: string }[];
+      expect(failed?.error).toContain('cannot reach redis://:[secret]@127.0.0.1:6390');
+      expect(failed?.error).not.toContain('hunter2-redis');
+      await app().call('queue:flush');
+    });
+
     it('fails a job that overruns its timeout, saying so', async () => {
       await (await jobs()).dispatch(Slow.with({}));
       await work();
@@ -169,7 +185,7 @@ for (const engine of useEngines()) {
 
     it('fails a job nobody registered at once, without retries', async () => {
       const queue = (await app().app.services()).get(TOKENS.jobQueue);
-      await queue.enqueue({ name: 'gone', queue: 'default', payload: '{}', tries: 5, backoff: Backoffs.fixed(0), timeoutMs: 1000, availableAt: new Date(), idempotencyKey: null }, new Date());
+      await queue.enqueue({ name: 'gone', queue: 'default', payload: '{}', tries: 5, backoff: Backoffs.fixed(0), timeoutMs: 1000, availableAt: new Date(), idempotencyKey: null, batchId: null }, new Date());
       await work();
       const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { attempts: number; error: string }[];
       expect(failed?.attempts).toBe(1);
@@ -208,3 +224,30 @@ describe('QUEUE_CONNECTION=sync', () => {
   });
 });
 
+
+describe.skipIf(!(await redisAvailable()))('QUEUE_CONNECTION=redis', () => {
+  const prefix = `${redisTestPrefix}jobs`;
+  const app = queueApp(() => ({ QUEUE_CONNECTION: 'redis', REDIS_URL: redisUrl, QUEUE_PREFIX: prefix }));
+  afterAll(async () => {
+    await deleteRedisKeys(prefix);
+  });
+
+  it('runs dispatched jobs, keeps the failed ones for the commands, and sends a transaction\'s jobs after its commit', async () => {
+    seen.length = 0;
+    const jobs = (await app().app.services()).get(TOKENS.jobs);
+    expect(await jobs.dispatch(Record.with({ n: 1 }))).toMatchObject({ kind: 'queued' });
+    await jobs.dispatch(Urgent.with({ n: 2 }));
+    await jobs.transaction(async (tx) => {
+      expect(await tx.dispatch(Record.with({ n: 3 }))).toEqual({ kind: 'after-commit' });
+    });
+    await jobs.dispatch(Flaky.with({ label: 'r' }));
+    const outcome = await app().call('queue:work', ['--once', '--queue', 'high,default']);
+    expect(outcome.code, outcome.stderr).toBe(0);
+    expect(seen).toEqual(['urgent 2', 'hello 1', 'hello 3', 'flaky r attempt 1', 'flaky r attempt 2']);
+    const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { id: string; error: string }[];
+    expect(failed?.error).toMatch(/^Error: boom r\n\s+at /u);
+    expect((await app().call('queue:retry', [failed!.id])).stdout).toBe(`Failed job ${failed!.id} queued again.`);
+    await app().call('queue:work', ['--once']);
+    expect((await app().call('queue:flush')).stdout).toBe('Deleted 1 failed job.');
+  });
+});

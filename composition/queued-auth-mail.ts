@@ -1,0 +1,58 @@
+import { enums, number, object, optional, string } from 'superstruct';
+import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
+import { PermanentJobError } from '../adapters/worker/job-worker.js';
+import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
+import { Backoffs } from '../domain/queue/backoff.js';
+import { deriveAppKeys } from '../domain/security/app-keys.js';
+import type { User } from '../domain/users/user.js';
+import type { AuthMail } from '../ports/auth-mail.js';
+import type { RandomSource } from '../ports/random-source.js';
+import type { SecretBox } from '../ports/secret-box.js';
+import type { Config } from './config.js';
+import { defineJob } from './jobs.js';
+import { TOKENS } from './tokens.js';
+
+/** The box that seals a reset token inside the job's payload: a failed job's row never shows it. */
+export function queuedSecretsBox(config: Config, random: RandomSource): SecretBox {
+  return new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).queuedSecrets, random);
+}
+
+/**
+ * The Auth module's mails as a job: a slow or failing SMTP server no longer slows or fails
+ * the request; the worker retries with backoff. The payload holds the user's id (the mail is
+ * rendered when sent, from the user as they are then) and, for a reset, the token sealed with
+ * a key derived from APP_KEY.
+ */
+export const SendAuthMail = defineJob({
+  name: 'fw.auth-mail',
+  payload: object({ kind: enums(['password-reset', 'verify-email']), userId: number(), sealedToken: optional(string()) }),
+  tries: 5,
+  backoff: Backoffs.exponential(10_000, { maxMs: 600_000 }),
+  timeoutMs: 60_000,
+  async handle({ kind, userId, sealedToken }, { services }) {
+    const user = await services.get(TOKENS.userRepository).findById(userId);
+    // The account was deleted in between: there is nobody to write to.
+    if (user === null) return;
+    const mail = services.get(TOKENS.authMailNow);
+    if (kind === 'verify-email') return mail.sendEmailVerification(user);
+    const token = sealedToken === undefined ? null : queuedSecretsBox(services.config, services.get(TOKENS.random)).open(sealedToken);
+    if (token === null) throw new PermanentJobError('The reset token of this mail cannot be opened (APP_KEY changed?); the user asks for a new link');
+    return mail.sendPasswordReset(user, token);
+  },
+});
+
+/** `AuthMail` that queues the mail (QUEUE_CONNECTION database or redis) instead of sending it. */
+export class QueuedAuthMail implements AuthMail {
+  constructor(
+    private readonly jobs: JobDispatcher,
+    private readonly box: SecretBox,
+  ) {}
+
+  async sendPasswordReset(user: User, token: string): Promise<void> {
+    await this.jobs.dispatch(SendAuthMail.with({ kind: 'password-reset', userId: user.id, sealedToken: this.box.seal(token) }));
+  }
+
+  async sendEmailVerification(user: User): Promise<void> {
+    await this.jobs.dispatch(SendAuthMail.with({ kind: 'verify-email', userId: user.id }));
+  }
+}
