@@ -9,19 +9,29 @@ import type { GeneratedFile } from '../generators/generated-files.js';
 import { classNames, migrationName, migrationStamp, moduleFolder } from '../generators/names.js';
 
 export interface MakeDataDeps {
-  /** The app's folder: files go to `models/`, `migrations/`, `factories/`, `seeders/` under it (or `modules/<m>/…`). */
+  /** The app's folder: files go to `src/models/`, `src/factories/`, `src/seeders/` and `migrations/` under it (or `src/<m>/…`). */
   root(): string;
   /** When a migration is made: its file name starts with this time (UTC). */
   now(): Date;
 }
 
 const KEY_TYPES: readonly KeyType[] = ['integer', 'ulid', 'uuid', 'string'];
-const MODULE_OPTION = { flags: '--module <module>', description: 'Write into modules/<module>/ instead of the app folder', type: 'string' } as const;
+const MODULE_OPTION = { flags: '--module <module>', description: "Put it in the module's folder: src/<module>/…", type: 'string' } as const;
 
-/** `models`, or `modules/shop/models` with `--module shop`. */
+/**
+ * `src/models`, or `src/shop/models` with `--module shop` (as `make:job` does). Migrations of the
+ * app go to `migrations/`, the folder the app reads them from; a module's to `src/<m>/migrations`.
+ */
 function folder(options: Record<string, OptionValue>, kind: string): string {
   const module = options['module'];
-  return typeof module === 'string' ? `modules/${moduleFolder(module)}/${kind}` : kind;
+  if (typeof module === 'string') return `src/${moduleFolder(module)}/${kind}`;
+  return kind === 'migrations' ? kind : `src/${kind}`;
+}
+
+/** The model tests' folder: `tests/models`, or `tests/shop/models`. */
+function testFolder(options: Record<string, OptionValue>): string {
+  const module = options['module'];
+  return typeof module === 'string' ? `tests/${moduleFolder(module)}/models` : 'tests/models';
 }
 
 async function write(deps: MakeDataDeps, io: CommandIO, files: GeneratedFile[]): Promise<void> {
@@ -34,7 +44,7 @@ export function makeDataCommands(deps: MakeDataDeps): CliCommand[] {
     {
       name: 'make:model',
       args: '<name>',
-      description: 'Create a model in models/<name>.ts (with -m, its create-table migration and a test)',
+      description: 'Create a model in src/models/<name>.ts (with -m, its create-table migration and a test)',
       options: [
         MODULE_OPTION,
         { flags: '-m, --migration', description: 'Also write the migration that creates its table', type: 'boolean' },
@@ -48,7 +58,7 @@ export function makeDataCommands(deps: MakeDataDeps): CliCommand[] {
         if (options['migration'] === true) {
           files.push(...createTableMigration(folder(options, 'migrations'), migrationStamp(deps.now()), names.table, keyType));
           const module = typeof options['module'] === 'string' ? options['module'] : null;
-          files.push({ path: `${folder(options, 'tests')}/models/${names.kebab}.test.ts`, text: modelTestSource(names, keyType, module) });
+          files.push({ path: `${testFolder(options)}/${names.kebab}.test.ts`, text: modelTestSource(names, keyType, module) });
         }
         await write(deps, io, files);
       },
@@ -69,7 +79,7 @@ export function makeDataCommands(deps: MakeDataDeps): CliCommand[] {
     {
       name: 'make:factory',
       args: '<model>',
-      description: "Create factories/<model>-factory.ts for the model in models/<model>.ts",
+      description: 'Create src/factories/<model>-factory.ts for the model in src/models/<model>.ts',
       options: [MODULE_OPTION],
       async run({ args, options }, io) {
         const names = classNames((args[0] ?? '').replace(/Factory$/u, ''), 'model');
@@ -81,7 +91,7 @@ export function makeDataCommands(deps: MakeDataDeps): CliCommand[] {
     {
       name: 'make:seeder',
       args: '<name>',
-      description: 'Create seeders/<name>-seeder.ts (using factories/<name>-factory.ts when it exists)',
+      description: 'Create src/seeders/<name>-seeder.ts (using src/factories/<name>-factory.ts when it exists)',
       options: [MODULE_OPTION],
       async run({ args, options }, io) {
         const names = classNames((args[0] ?? '').replace(/Seeder$/u, ''), 'seeder');

@@ -95,8 +95,9 @@ ${body}
  * the module's migrations folder, as the app would.
  */
 export function modelTestSource(names: ClassNames, keyType: KeyType, module: string | null): string {
-  const up = module === null ? '../../' : '../../../../';
-  const build = module === null ? 'App.create(options)' : `App.create(options).module({ name: '${module}', migrations: fileURLToPath(new URL('../../migrations', import.meta.url)) })`;
+  const up = module === null ? '../../' : '../../../';
+  const build = module === null ? 'App.create(options)' : `App.create(options).module({ name: '${module}', migrations: fileURLToPath(new URL('${up}src/${module}/migrations', import.meta.url)) })`;
+  const model = module === null ? `${up}src/models/${names.kebab}.js` : `${up}src/${module}/models/${names.kebab}.js`;
   const values = keyType === 'string' ? `{ id: 'first' }` : '{}';
   return `import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,7 +105,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { App, TOKENS, TestApp } from 'fw';
-import { ${names.pascal} } from '../../models/${names.kebab}.js';
+import { ${names.pascal} } from '${model}';
 
 const folder = mkdtempSync(join(tmpdir(), '${names.kebab}-model-'));
 const app = TestApp.create({
