@@ -34,7 +34,7 @@ function setUpAppFolder(root: string): void {
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
   writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module' }));
   const fw = JSON.stringify(join(REPO, 'composition/index.ts'));
-  writeFileSync(join(root, 'vitest.config.mjs'), `export default { resolve: { alias: [{ find: /^fw$/u, replacement: ${fw} }] }, test: { include: ['tests/**/*.test.ts'] } };\n`);
+  writeFileSync(join(root, 'vitest.config.mjs'), `export default { resolve: { alias: [{ find: /^fw$/u, replacement: ${fw} }] }, test: { include: ['tests/**/*.test.ts'], maxWorkers: 1 } };\n`);
   const { compilerOptions } = JSON.parse(readFileSync(join(REPO, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
   writeFileSync(
     join(root, 'tsconfig.json'),
