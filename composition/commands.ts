@@ -12,6 +12,7 @@ import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
 import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
 import { webhookCommands } from '../adapters/cli/commands/webhooks.js';
 import { makeNotificationCommand } from '../adapters/cli/commands/make-notification.js';
+import { makeDataCommands } from '../adapters/cli/commands/make-data.js';
 import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
@@ -83,6 +84,7 @@ export function frameworkCommands(app: App): CliCommand[] {
       },
     }),
     makeNotificationCommand({ root: () => app.root }),
+    ...makeDataCommands({ root: () => app.root, now: () => new Date() }),
     ...webhookCommands(async () => {
       const services = await app.services();
       return { deliveries: services.get(TOKENS.webhookDeliveries), webhooks: services.get(TOKENS.webhooks), clock: services.get(TOKENS.clock) };

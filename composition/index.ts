@@ -74,6 +74,8 @@ export { key, column, COLUMN_TYPES } from '../domain/data/columns.js';
 export { InvalidQuery } from '../domain/data/invalid-query.js';
 export type { InvalidQueryCode } from '../domain/data/invalid-query.js';
 export { createTableSql } from '../domain/data/table-sql.js';
+export { Factory, factory, MAX_FACTORY_COUNT } from '../domain/data/factory.js';
+export type { Attributes as FactoryAttributes, FactoryDb, FactoryOptions } from '../domain/data/factory.js';
 export { Db, ModelTableMismatch } from '../adapters/persistence/mikro-orm/models/db.js';
 export type { DbOptions, RawQuery } from '../adapters/persistence/mikro-orm/models/db.js';
 export type { ModelQuery } from '../adapters/persistence/mikro-orm/models/model-query.js';
