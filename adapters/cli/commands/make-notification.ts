@@ -5,7 +5,7 @@ import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 
 export interface MakeNotificationDeps {
-  /** The app's folder: the file goes to `notifications/<name>.ts` under it. */
+  /** The app's folder: the file goes to `src/notifications/<name>.ts` under it, beside `make:job`'s. */
   root(): string;
 }
 
@@ -50,16 +50,16 @@ export function makeNotificationCommand(deps: MakeNotificationDeps): CliCommand 
   return {
     name: 'make:notification',
     args: '<name>',
-    description: 'Create a notification with mail and database channels in notifications/<name>.ts',
+    description: 'Create a notification with mail and database channels in src/notifications/<name>.ts',
     async run({ args }, io) {
       const kebab = notificationFileName(args[0] ?? '');
       if (kebab === null) throw new UsageError('The name must start with a letter and hold letters, digits, - and _ (e.g. InvoicePaid)');
-      const folder = join(deps.root(), 'notifications');
+      const folder = join(deps.root(), 'src', 'notifications');
       const path = join(folder, `${kebab}.ts`);
-      if (existsSync(path)) throw new Error(`notifications/${kebab}.ts exists already; nothing was written`);
+      if (existsSync(path)) throw new Error(`src/notifications/${kebab}.ts exists already; nothing was written`);
       await mkdir(folder, { recursive: true });
       await writeFile(path, source(kebab), { flag: 'wx' });
-      io.out(`Created notifications/${kebab}.ts (${pascal(kebab)}).`);
+      io.out(`Created src/notifications/${kebab}.ts (${pascal(kebab)}).`);
     },
   };
 }

@@ -124,12 +124,12 @@ for (const engine of useEngines()) {
 }
 
 describe('make:notification', () => {
-  it('writes notifications/<name>.ts with mail and database channels, once', async () => {
+  it('writes src/notifications/<name>.ts with mail and database channels, once', async () => {
     const root = join(dir(), 'generated');
     const app = TestApp.create({ root, build: (options) => App.create(options) });
     try {
-      expect(await app.call('make:notification', ['InvoicePaid'])).toMatchObject({ code: 0, stdout: 'Created notifications/invoice-paid.ts (InvoicePaid).' });
-      const source = readFileSync(join(root, 'notifications', 'invoice-paid.ts'), 'utf8');
+      expect(await app.call('make:notification', ['InvoicePaid'])).toMatchObject({ code: 0, stdout: 'Created src/notifications/invoice-paid.ts (InvoicePaid).' });
+      const source = readFileSync(join(root, 'src', 'notifications', 'invoice-paid.ts'), 'utf8');
       expect(source).toContain("export const InvoicePaid = defineNotification({\n  name: 'invoice-paid',");
       expect(source).toContain("via: ['mail', 'database'],");
       expect(await app.call('make:notification', ['invoice_paid'])).toMatchObject({ code: 1, stderr: expect.stringContaining('exists already') as string });
