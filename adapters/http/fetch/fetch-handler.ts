@@ -124,12 +124,18 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
         const refusal = tooLarge(kind);
         return plain(refusal.status, refusal.text);
       }
+      let parsed: RequestBody | 'too-large';
       try {
-        body = parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null);
+        parsed = parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null, limit);
       } catch (error) {
         if (error instanceof HttpAbort) return failed({ status: error.status, detail: error.message });
         throw error;
       }
+      if (parsed === 'too-large') {
+        const refusal = tooLarge(kind);
+        return plain(refusal.status, refusal.text);
+      }
+      body = parsed;
     }
     // Before anything reads the body (the method override, old input, validation, handlers):
     // whatever walks it afterwards can rely on it being shallow.
@@ -199,22 +205,27 @@ async function readBody(request: Request, limit: number): Promise<Buffer | 'too-
   return Buffer.concat(chunks);
 }
 
-/** Undoes gzip/deflate (senders of webhooks sign the uncompressed body; hapi does the same). */
-function decoded(bytes: Buffer, encoding: string | undefined): Buffer {
+/**
+ * Undoes gzip/deflate (senders of webhooks sign the uncompressed body; hapi does the same), never
+ * past `limit` bytes: a few kilobytes of gzipped zeros must not inflate to gigabytes in one call.
+ * 'too-large' when the body would.
+ */
+function decoded(bytes: Buffer, encoding: string | undefined, limit: number): Buffer | 'too-large' {
+  if (encoding !== 'gzip' && encoding !== 'deflate') return bytes;
   try {
-    if (encoding === 'gzip') return gunzipSync(bytes);
-    if (encoding === 'deflate') return inflateSync(bytes);
-  } catch {
+    return encoding === 'gzip' ? gunzipSync(bytes, { maxOutputLength: limit }) : inflateSync(bytes, { maxOutputLength: limit });
+  } catch (error) {
+    if (error instanceof RangeError) return 'too-large';
     throw new HttpAbort(400, 'Invalid compressed payload');
   }
-  return bytes;
 }
 
 /** The body as hapi's parser would give it: a webhook's bytes kept, a urlencoded form's fields, JSON, text (multipart forms go to the uploads parser). */
 /** `rawMaxDepth`: keep the bytes (a webhook's), refusing them when parsed deeper than this; null parses now. */
-function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | null): RequestBody {
+function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | null, limit: number): RequestBody | 'too-large' {
   const contentType = headerText(headers['content-type']);
-  const bytes = decoded(raw, headerText(headers['content-encoding'])?.trim().toLowerCase());
+  const bytes = decoded(raw, headerText(headers['content-encoding'])?.trim().toLowerCase(), limit);
+  if (bytes === 'too-large') return bytes;
   if (rawMaxDepth !== null) return RequestBody.raw(bytes, contentType, rawMaxDepth);
   if (bytes.length === 0) return RequestBody.parsed(contentType === undefined ? null : parseBody(bytes, contentType));
   const mime = (contentType ?? 'application/octet-stream').split(';')[0]?.trim().toLowerCase() ?? '';

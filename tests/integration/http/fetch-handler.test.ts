@@ -2,6 +2,7 @@
  * `app.fetch(request)` called directly, without a socket: what a Hono-style host or a test
  * does. (Spec 001's tables run on this transport over node:http in spec-001-tables.fetch.test.ts.)
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApp } from '../../../composition/testing.js';
 import { kernelTestApp } from './kernel-app.js';
@@ -15,6 +16,17 @@ describe('app.fetch', () => {
     app = TestApp.create({ build: kernelTestApp });
   });
   afterAll(() => app.close());
+
+  it('refuses a compressed body that inflates past UPLOAD_MAX_SIZE, without inflating it all (a gzip bomb)', async () => {
+    // 64 MB of zeros gzip to about 64 KB: under the limit as sent, far over it once inflated.
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(200_000);
+    const answer = await fetch('/json', { method: 'POST', body: bomb, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect(answer.status).toBe(413);
+    const form = await fetch('/json', { method: 'POST', body: gzipSync(Buffer.from(`a=${'x'.repeat(3 * 1024 * 1024)}`)), headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' } });
+    expect(form.status).toBe(400);
+    expect(await form.text()).toContain('The form is too large.');
+  });
 
   it('answers /health with the security headers and a request id', async () => {
     const response = await fetch('/health');
