@@ -4,6 +4,7 @@ import type { ReadStream } from 'node:fs';
 import { safeStorageKey } from '../../../domain/storage/storage-key.js';
 import type { ImageDimensions, UploadedFile } from '../../../domain/uploads/uploaded-file.js';
 import type { StorageDisk } from '../../../ports/storage.js';
+import { mayShowInline } from '../kernel/replies.js';
 
 export interface UploadInit {
   field: string;
@@ -59,10 +60,16 @@ export class Upload implements UploadedFile {
     return folder === undefined ? name : safeStorageKey(`${folder.replace(/\/+$/u, '')}/${name}`);
   }
 
-  /** Copies the file to `disk` at `key` (checked safe), with the sniffed type; returns the key. */
+  /**
+   * Copies the file to `disk` at `key` (checked safe), with the sniffed type; returns the key.
+   * A type a browser would run (HTML, XML, SVG, scripts: an XHTML file sniffs as
+   * `application/xml`) is stored as `application/octet-stream`, so a disk that serves files as
+   * stored (S3, its presigned links, a CDN in front) never shows an upload as a page of the site.
+   */
   async store(disk: StorageDisk, key: string = this.hashName()): Promise<string> {
     const safe = safeStorageKey(key);
-    await disk.put(safe, this.stream(), { contentType: this.sniffedType ?? 'application/octet-stream' });
+    const sniffed = this.sniffedType ?? 'application/octet-stream';
+    await disk.put(safe, this.stream(), { contentType: mayShowInline(sniffed) ? sniffed : 'application/octet-stream' });
     return safe;
   }
 
