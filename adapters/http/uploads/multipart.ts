@@ -87,7 +87,8 @@ export async function parseMultipart(
   const writes: Promise<void>[] = [];
   const writers: WriteStream[] = [];
   const pending: { field: string; name: string; clientType: string; path: string; size: () => number }[] = [];
-  const fields: FormFields = {};
+  // No prototype: a field named `constructor` or `toString` is a field like any other.
+  const fields: FormFields = Object.create(null) as FormFields;
   const cleanup = async (): Promise<void> => {
     await Promise.all(created.map((path) => rm(path, { force: true })));
   };

@@ -50,6 +50,15 @@ describe('the multipart parser over any byte stream', () => {
 });
 
 describe('a client that stalls', () => {
+  it('takes fields named like members of Object (constructor, toString, __proto__) as plain text fields', async () => {
+    const parsed = await parse(multipartBody({ constructor: 'a', toString: 'b', __proto__: 'c', hasOwnProperty: 'd' }, []));
+    expect(parsed.fields['constructor']).toBe('a');
+    expect(parsed.fields['toString']).toBe('b');
+    expect(parsed.fields['hasOwnProperty']).toBe('d');
+    expect(Object.getPrototypeOf(parsed.fields)).toBeNull();
+    await parsed.cleanup();
+  });
+
   it('gets a timeout once no byte came for idleTimeoutMs, and its file is removed', async () => {
     const form = multipartBody({}, [{ name: 'f', filename: 'f.bin', bytes: Buffer.alloc(5000, 1) }]);
     // Sends half, then nothing, never ending: a slow-loris upload.
