@@ -82,8 +82,9 @@ export function secretsOf(config: Config): string[] {
   const urls = [config.redis.url.reveal(), config.mail.url.reveal(), ...(config.database.engine === 'postgres' ? [config.database.url.reveal()] : [])];
   for (const url of urls) {
     try {
-      const password = decodeURIComponent(new URL(url).password);
-      if (password !== '') secrets.push(password);
+      // As written in the URL and decoded: an error may echo either spelling.
+      const raw = new URL(url).password;
+      if (raw !== '') secrets.push(raw, decodeURIComponent(raw));
     } catch {
       // Not a URL with a password: nothing of it to hide.
     }
