@@ -106,12 +106,13 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
 
     const upload = method !== 'GET' && method !== 'HEAD' && kind === 'upload' && request.body !== null && !kernel.keepsRawBody({ method, host, path });
     let body: RequestBody;
+    let removeUploads: (() => Promise<void>) | null = null;
     if (upload) {
       // Multipart forms go through the same parser as on hapi: files streamed to temporary
       // files (`Upload` values), removed once the answer is written.
       try {
         const parsed = await parseMultipart(Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>), headers, { tempDir: uploadTempDir, limits: uploadLimits });
-        void (connection.answered ?? new Promise((resolve) => setImmediate(resolve))).then(() => parsed.cleanup());
+        removeUploads = () => parsed.cleanup();
         body = RequestBody.parsed(parsed.fields);
       } catch (error) {
         if (!(error instanceof MultipartError)) throw error;
@@ -137,15 +138,22 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
       }
       body = parsed;
     }
-    // Before anything reads the body (the method override, old input, validation, handlers):
-    // whatever walks it afterwards can rely on it being shallow.
-    if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
-      state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
-      return failed({ status: 400, detail: BODY_TOO_DEEP });
+    try {
+      // Before anything reads the body (the method override, old input, validation, handlers):
+      // whatever walks it afterwards can rely on it being shallow.
+      if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
+        state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
+        return failed({ status: 400, detail: BODY_TOO_DEEP });
+      }
+      const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
+      const wire = await toWire(await kernel.dispatch(kernelRequest, () => connection.answered ?? new Promise((resolve) => setImmediate(resolve))), wireOptions);
+      return wire.body.kind === 'file' ? withFile(wire, headerText(headers['range'])).catch(() => failed({ status: 404, detail: '' })) : wire;
+    } finally {
+      // The uploads' temporary files go once the handler is done with them and the answer is out
+      // (a host without `answered`: once the handler's answer is made), never while it runs.
+      const remove = removeUploads;
+      if (remove !== null) void (connection.answered ?? Promise.resolve()).then(remove);
     }
-    const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
-    const wire = await toWire(await kernel.dispatch(kernelRequest, () => connection.answered ?? new Promise((resolve) => setImmediate(resolve))), wireOptions);
-    return wire.body.kind === 'file' ? withFile(wire, headerText(headers['range'])).catch(() => failed({ status: 404, detail: '' })) : wire;
   };
 
   return async (request, connection = {}) => {
