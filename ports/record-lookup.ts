@@ -18,8 +18,26 @@ export interface RecordLookupQuery {
   ignore?: { column: string; value: string | number };
 }
 
+/** One value asked of a column of the batch's table. */
+export interface RecordLookupProbe {
+  column: string;
+  value: string | number;
+  ignore?: { column: string; value: string | number };
+}
+
+/** Several lookups in one table, asked at once (a form's `unique` fields, a list's `exists`). */
+export interface RecordLookupBatch {
+  table: string;
+  probes: readonly RecordLookupProbe[];
+}
+
 export interface RecordLookup {
   exists(query: RecordLookupQuery): Promise<boolean>;
+  /**
+   * `exists` for each probe, in one round trip (or a few for a very long list): the answer
+   * holds one boolean per probe, in order, each the same as `exists` would give for it.
+   */
+  existsEach(batch: RecordLookupBatch): Promise<boolean[]>;
 }
 
 /** A plain lower-case SQL identifier: safe to put into a statement's text, and the same in every engine. */
@@ -29,7 +47,7 @@ export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/u;
  * Throws a `TypeError` naming the first table or column of the query that is not a plain
  * identifier. Every adapter calls it first, so a bad name fails the same way everywhere.
  */
-export function checkIdentifiers(query: RecordLookupQuery): void {
+export function checkIdentifiers(query: Pick<RecordLookupQuery, 'table' | 'column' | 'ignore'>): void {
   const names: Array<[string, string]> = [
     ['table', query.table],
     ['column', query.column],

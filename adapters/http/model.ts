@@ -1,4 +1,4 @@
-import type { ModelDefinition, RowOf } from '../../domain/data/model.js';
+import type { ModelDefinition, RowOf, ScopeParams } from '../../domain/data/model.js';
 import { modelBinding } from '../../domain/routing/model-binding.js';
 import type { Conditions, KeyKind, ModelBinding } from '../../domain/routing/model-binding.js';
 import type { RequestContext } from './kernel/request-context.js';
@@ -21,6 +21,16 @@ export interface ModelOptions {
   scope?: (ctx: RequestContext) => Conditions | Promise<Conditions>;
 }
 
+/** What `model(Definition, …)` takes: the HTTP options, and the values of the model's own default scope. */
+export interface DefinedModelOptions extends Omit<ModelOptions, 'key' | 'keyKind' | 'softDeletes'> {
+  /**
+   * The values `db.withScope(…)` would give the model's `defineModel` scope, for this request
+   * (e.g. `(ctx) => ({ team: ctx.user?.teamId })`): the scope's conditions join the lookup, so
+   * a row outside it is a 404, as every other read of a scoped `Db` would miss it.
+   */
+  scopeParams?: (ctx: RequestContext) => ScopeParams | Promise<ScopeParams>;
+}
+
 /** A table as route model binding sees it; `Row` is the shape the app says its rows have. */
 export interface Model<Row = Record<string, unknown>> {
   readonly binding: ModelBinding;
@@ -41,12 +51,17 @@ export interface Model<Row = Record<string, unknown>> {
  * model works too, `model(Product, { scope })`: its key kind and soft deletes come from the
  * definition, and the row is the data layer's (`RowOf<typeof Product>`).
  */
-export function model<M extends ModelDefinition>(definition: M, options?: Omit<ModelOptions, 'key' | 'keyKind' | 'softDeletes'>): Model<RowOf<M>>;
+export function model<M extends ModelDefinition>(definition: M, options?: DefinedModelOptions): Model<RowOf<M>>;
 export function model<Row = Record<string, unknown>>(table: string, options?: ModelOptions): Model<Row>;
-export function model(source: string | ModelDefinition, options: ModelOptions = {}): Model {
-  const { scope, ...binding } = options;
+export function model(source: string | ModelDefinition, options: DefinedModelOptions & ModelOptions = {}): Model {
+  const { scope, scopeParams, ...binding } = options;
   if (typeof source === 'string') return Object.freeze({ binding: modelBinding(source, binding), scope: scope ?? null, definition: null });
   // A `defineModel` model knows its key and soft deletes; the row comes back decoded.
   const keyKind = source.key.type;
-  return Object.freeze({ binding: modelBinding(source.table, { ...binding, key: 'id', keyKind, softDeletes: source.softDeletes }), scope: scope ?? null, definition: source });
+  const own = source.scope;
+  const both =
+    scopeParams === undefined || own === null
+      ? (scope ?? null)
+      : async (ctx: RequestContext): Promise<Conditions> => ({ ...(await scope?.(ctx)), ...(own(await scopeParams(ctx)) as Conditions | null) });
+  return Object.freeze({ binding: modelBinding(source.table, { ...binding, key: 'id', keyKind, softDeletes: source.softDeletes }), scope: both, definition: source });
 }

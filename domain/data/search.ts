@@ -1,3 +1,4 @@
+import { parseMigrationFileName } from '../migrations/migration-files.js';
 import type { EngineName } from './columns.js';
 import type { ModelDefinition } from './model.js';
 
@@ -80,4 +81,33 @@ CREATE INDEX "${index}_gin" ON "${t}" USING GIN ("${index}");
 ALTER TABLE IF EXISTS "${t}" DROP COLUMN IF EXISTS "${index}";
 `,
   };
+}
+
+/** A migration made in code: its files as a folder would hold them, checked by the same rules. */
+export interface GeneratedMigration {
+  readonly id: string;
+  readonly files: readonly { readonly fileName: string; readonly sql: string }[];
+}
+
+/**
+ * The spec's search migration helper: `searchMigration(Post, '20261125100001_posts_search')`,
+ * registered with `app.migrations(...)` (or a module's `generatedMigrations`) after the table's
+ * own migration, gives both engines' SQL of `searchMigrationSql` without copying it into files.
+ */
+export function searchMigration(model: ModelDefinition, name: string): GeneratedMigration {
+  const parsed = parseMigrationFileName(`${name}.up.sql`);
+  if (parsed.kind !== 'migration' || parsed.variant !== 'any') {
+    throw new TypeError(`The search migration name ${JSON.stringify(name)} is not <14-digit timestamp>_<snake_case_name>`);
+  }
+  const sqlite = searchMigrationSql(model, 'sqlite');
+  const postgres = searchMigrationSql(model, 'postgres');
+  return Object.freeze({
+    id: parsed.id,
+    files: Object.freeze([
+      { fileName: `${name}.up.sql`, sql: sqlite.up },
+      { fileName: `${name}.down.sql`, sql: sqlite.down },
+      { fileName: `${name}.postgres.up.sql`, sql: postgres.up },
+      { fileName: `${name}.postgres.down.sql`, sql: postgres.down },
+    ]),
+  });
 }

@@ -221,7 +221,11 @@ for (const engine of useEngines()) {
         await expect(other.query(Product).find(made.id)).rejects.toBeInstanceOf(DecryptionFailed);
         const [stored] = await db.sql('select secret from products where id = ?', [made.id]).fetchAs<{ secret: string }>();
         const sealed = stored?.secret ?? '';
-        const flipped = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}${sealed.slice(-1)}`;
+        // Change the second-to-last character (six bits of the tag, all used): to 'B' if it is
+        // 'A', else to 'A'. Deciding by the last character instead left the value unchanged
+        // whenever the one before already was 'A' (one run in 64).
+        const flipped = `${sealed.slice(0, -2)}${sealed.at(-2) === 'A' ? 'B' : 'A'}${sealed.slice(-1)}`;
+        expect(flipped).not.toBe(sealed);
         await db.sql('update products set secret = ? where id = ?', [flipped, made.id]).fetchAs();
         await expect(db.query(Product).find(made.id)).rejects.toBeInstanceOf(DecryptionFailed);
       });
@@ -366,6 +370,24 @@ for (const engine of useEngines()) {
         const { sql, params } = db.query(Product).where('name', 'x').toSql();
         expect(sql).toMatch(/select .* from [`"]products[`"]/iu);
         expect(params).toEqual(['x']);
+      });
+
+      it("toSql(dialect) compiles for either engine, with that engine's value encodings, running nothing", async () => {
+        const query = db.query(Product).where('active', true).where('ref', '0190a5c8-0000-7000-8000-000000000001').whereLike('name', 'M%').orderBy('price');
+        const sqlite = query.toSql('sqlite');
+        const postgres = query.toSql('postgres');
+        expect(sqlite.params.slice(0, 1)).toEqual([1]);
+        expect(Buffer.isBuffer(sqlite.params[1])).toBe(true);
+        const shape = /^select [`"]\w+[`"]\.[`"]id[`"].* from [`"]products[`"] as .* where .*lower\("name"\) like lower\((\?|\$3)\).* order by .*price[`"] asc$/iu;
+        expect(sqlite.sql).toMatch(shape);
+        expect(postgres.params.slice(0, 2)).toEqual([true, '0190a5c8-0000-7000-8000-000000000001']);
+        expect(postgres.sql).toMatch(shape);
+        expect(sqlite.sql).toMatch(/`active` = \?/u);
+        expect(postgres.sql).toMatch(/"active" = \$1/u);
+        expect(query.toSql(engine.name)).toEqual(query.toSql());
+        expect(() => db.query(Post).search('mug').toSql(engine.name === 'sqlite' ? 'postgres' : 'sqlite')).toThrow(expect.objectContaining({ code: 'bad_value' }));
+        expect(() => db.query(Product).where({ nope: 1 } as never).toSql('postgres')).toThrow(expect.objectContaining({ code: 'unknown_column' }));
+        expect(await db.query(Product).count()).toBe(0);
       });
     });
 

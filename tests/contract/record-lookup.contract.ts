@@ -23,6 +23,36 @@ export function recordLookupContract(name: string, fresh: FreshLookup): void {
       ({ lookup, addUser } = await fresh());
     });
 
+    it('answers many lookups of one table in one call, each as exists would, in order', async () => {
+      const ada = await addUser('ada@example.com');
+      await addUser('grace@example.com');
+      const email = (value: string | number) => ({ column: 'email', value });
+      expect(await lookup.existsEach({ table: 'users', probes: [] })).toEqual([]);
+      expect(await lookup.existsEach({ table: 'users', probes: ['grace@example.com', 'nobody@example.com', 'ada@example.com', "' OR '1'='1"].map(email) })).toEqual([true, false, true, false]);
+      expect(
+        await lookup.existsEach({
+          table: 'users',
+          probes: [
+            { column: 'id', value: String(ada) },
+            { column: 'id', value: ada + 1000 },
+            { column: 'email', value: 'ada@example.com', ignore: { column: 'id', value: ada } },
+            { column: 'email', value: 'grace@example.com', ignore: { column: 'id', value: ada } },
+            { column: 'id', value: ada },
+          ],
+        }),
+      ).toEqual([true, false, false, true, true]);
+      await expect(lookup.existsEach({ table: 'users; DROP TABLE users', probes: [email('x')] })).rejects.toThrow(TypeError);
+      await expect(lookup.existsEach({ table: 'users', probes: [email('x'), { column: 'e-mail', value: 'x' }] })).rejects.toThrow(TypeError);
+    });
+
+    it('answers a list longer than one statement takes', async () => {
+      await addUser('user-7@example.com');
+      await addUser('user-640@example.com');
+      const probes = Array.from({ length: 700 }, (_, index) => ({ column: 'email', value: `user-${index}@example.com` }));
+      const found = await lookup.existsEach({ table: 'users', probes });
+      expect(found.flatMap((hit, index) => (hit ? [index] : []))).toEqual([7, 640]);
+    });
+
     it('finds nothing in an empty table', async () => {
       expect(await lookup.exists({ table: 'users', column: 'email', value: 'ada@example.com' })).toBe(false);
     });

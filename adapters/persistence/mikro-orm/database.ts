@@ -1,10 +1,11 @@
-import { MikroORM } from '@mikro-orm/core';
-import type { Options } from '@mikro-orm/core';
+import { DefaultLogger, MikroORM } from '@mikro-orm/core';
+import type { LogContext, LoggerNamespace, LoggerOptions, Options } from '@mikro-orm/core';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Engine } from '../../../domain/migrations/migration-files.js';
 import type { Secret } from '../../../domain/shared/secret.js';
 import { NodeLineSqliteDriver } from './node-line-sqlite-driver.js';
 import { RawSql } from './raw-sql.js';
+import type { QueryObserver } from './raw-sql.js';
 import { UserSchema } from './mappings/user-schema.js';
 
 export type DatabaseSettings = { engine: 'sqlite'; path: string } | { engine: 'postgres'; url: Secret };
@@ -20,7 +21,35 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(settings: DatabaseSettings): Promise<Database> {
+/**
+ * MikroORM's logger, telling `observer` of every statement the ORM runs. Only the statement's
+ * text is asked for ('query', never 'query-params'), so bound values never reach it; nothing
+ * is printed that the default logger would not print.
+ */
+class ObservedOrmLogger extends DefaultLogger {
+  constructor(
+    options: LoggerOptions,
+    private readonly observer: QueryObserver,
+  ) {
+    super(options);
+  }
+
+  override isEnabled(namespace: LoggerNamespace, context?: LogContext): boolean {
+    return namespace === 'query' || super.isEnabled(namespace, context);
+  }
+
+  override logQuery(context: LogContext): void {
+    this.observer(context.query ?? '', context.params?.length ?? 0, context.took ?? 0);
+  }
+}
+
+export interface DatabaseOptions {
+  /** Told of every SQL statement (the local request inspector); none otherwise. */
+  onQuery?: QueryObserver | undefined;
+}
+
+export async function openDatabase(settings: DatabaseSettings, options: DatabaseOptions = {}): Promise<Database> {
+  const observer = options.onQuery;
   const common = {
     entities: FRAMEWORK_SCHEMAS,
     // The schema belongs to the SQL migrations; the ORM never creates or alters tables.
@@ -28,6 +57,7 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
     allowGlobalContext: false,
     debug: false,
     discovery: { warnWhenNoEntities: false },
+    ...(observer === undefined ? {} : { loggerFactory: (loggerOptions: LoggerOptions) => new ObservedOrmLogger(loggerOptions, observer) }),
   } satisfies Partial<Options>;
 
   const orm =
@@ -39,7 +69,7 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
           clientUrl: settings.url.reveal(),
           pool: { min: 0, max: 10 },
         });
-  const raw = new RawSql(settings.engine, orm);
+  const raw = new RawSql(settings.engine, orm, observer ?? null);
   if (settings.engine === 'sqlite') {
     // WAL lets readers work while a writer commits; the busy timeout makes a second process
     // (the CLI next to a running server) wait for the lock instead of failing at once.

@@ -22,6 +22,9 @@ interface KnexClient {
   releaseConnection(connection: unknown): Promise<unknown>;
 }
 
+/** Told of each statement run: its text (placeholders, never values), how many values were bound, and how long it took. */
+export type QueryObserver = (sql: string, bindings: number, ms: number) => void;
+
 /**
  * The migrator needs what the ORM's query layer does not give: multi-statement scripts and
  * statements like `BEGIN`/`COMMIT` that must run on one connection. This borrows a connection
@@ -31,6 +34,8 @@ export class RawSql {
   constructor(
     readonly engine: Engine,
     private readonly orm: MikroORM,
+    /** The local request inspector's ear (APP_DEBUG with APP_ENV=local); none otherwise. */
+    private readonly observer: QueryObserver | null = null,
   ) {}
 
   async session<T>(work: (sql: SqlSession) => Promise<T>): Promise<T> {
@@ -38,11 +43,37 @@ export class RawSql {
     const client = (em.getConnection().getKnex() as unknown as { client: KnexClient }).client;
     const connection = await client.acquireConnection();
     try {
-      return await work(this.engine === 'sqlite' ? sqliteSession(connection as BetterSqliteConnection) : pgSession(connection as PgConnection));
+      const session = this.engine === 'sqlite' ? sqliteSession(connection as BetterSqliteConnection) : pgSession(connection as PgConnection);
+      return await work(this.observer === null ? session : observedSession(session, this.observer));
     } finally {
       await client.releaseConnection(connection);
     }
   }
+}
+
+type SqliteStatement = ReturnType<BetterSqliteConnection['prepare']>;
+
+/**
+ * Each connection's prepared statements, by their SQL: preparing one cost more than running it
+ * on the signed-in request's user lookup (docs/performance.md). Bounded, for SQL that is built
+ * with varying text (IN lists): past the bound, the connection starts afresh.
+ */
+const preparedStatements = new WeakMap<BetterSqliteConnection, Map<string, SqliteStatement>>();
+const PREPARED_PER_CONNECTION = 256;
+
+function prepared(connection: BetterSqliteConnection, sql: string): SqliteStatement {
+  let statements = preparedStatements.get(connection);
+  if (statements === undefined) {
+    statements = new Map();
+    preparedStatements.set(connection, statements);
+  }
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    statement = connection.prepare(sql);
+    if (statements.size >= PREPARED_PER_CONNECTION) statements.clear();
+    statements.set(sql, statement);
+  }
+  return statement;
 }
 
 function sqliteSession(connection: BetterSqliteConnection): SqlSession {
@@ -54,7 +85,7 @@ function sqliteSession(connection: BetterSqliteConnection): SqlSession {
     query<Row>(sql: string, params: readonly Param[] = []) {
       // better-sqlite3 binds neither Dates nor booleans; the ORM stores both as numbers too.
       const bound = params.map((param) => (param instanceof Date ? param.getTime() : typeof param === 'boolean' ? Number(param) : param));
-      const statement = connection.prepare(sql);
+      const statement = prepared(connection, sql);
       return Promise.resolve((statement.reader ? statement.all(...bound) : (statement.run(...bound), [])) as Row[]);
     },
   };
@@ -71,5 +102,21 @@ function pgSession(connection: PgConnection): SqlSession {
       const result = await connection.query(numbered, [...params]);
       return result.rows as Row[];
     },
+  };
+}
+
+/** A session that tells `observer` of every statement, with its duration. */
+function observedSession(session: SqlSession, observer: QueryObserver): SqlSession {
+  const timed = async <T>(sql: string, bindings: number, run: () => Promise<T>): Promise<T> => {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      observer(sql, bindings, performance.now() - started);
+    }
+  };
+  return {
+    exec: (script) => timed(script, 0, () => session.exec(script)),
+    query: (sql, params = []) => timed(sql, params.length, () => session.query(sql, params)),
   };
 }

@@ -9,11 +9,13 @@ import type { Clock } from '../../../ports/clock.js';
 import type { MigrateResult, SchemaMigrator } from '../../../ports/schema-migrator.js';
 import type { RawSql, SqlSession } from './raw-sql.js';
 
-/** A folder of migration files and the module it belongs to. */
-export interface MigrationSource {
-  module: string;
-  directory: string;
-}
+/**
+ * A folder of migration files and the module it belongs to, or migrations made in code
+ * (`searchMigration(...)`), whose files follow the same naming rules as a folder's.
+ */
+export type MigrationSource =
+  | { module: string; directory: string }
+  | { module: string; files: readonly { readonly fileName: string; readonly sql: string }[] };
 
 const TABLE_SQL = {
   sqlite: `CREATE TABLE IF NOT EXISTS migrations (
@@ -94,6 +96,10 @@ export class SqlFileMigrator implements SchemaMigrator {
   private async available(): Promise<Migration[]> {
     const files: MigrationFile[] = [];
     for (const source of this.sources) {
+      if ('files' in source) {
+        for (const file of source.files) files.push({ source: source.module, fileName: file.fileName, sql: file.sql });
+        continue;
+      }
       for (const fileName of (await readdir(source.directory)).sort()) {
         const sqlText = fileName.toLowerCase().endsWith('.sql') ? await readFile(join(source.directory, fileName), 'utf8') : '';
         files.push({ source: source.module, fileName, sql: sqlText });

@@ -10,13 +10,15 @@ export class SqlTransactions implements Transactions {
     return this.raw.session(async (sql) => {
       await sql.exec(this.raw.engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN');
       let result: T;
+      const committed: (() => void)[] = [];
       try {
-        result = await work({ query: (statement, params) => sql.query(statement, params) });
+        result = await work({ query: (statement, params) => sql.query(statement, params), afterCommit: (callback) => void committed.push(callback) });
       } catch (error) {
         await sql.exec('ROLLBACK').catch(() => undefined);
         throw error;
       }
       await sql.exec('COMMIT');
+      for (const callback of committed) callback();
       return result;
     });
   }

@@ -12,6 +12,13 @@ const Page = defineModel('pages', { id: key.string(), title: column.string() });
 
 // The team comes from a header here; a real app's scope reads the signed-in user.
 const BoundGadget = model(Gadget, { scope: (ctx) => ({ team_id: Number(ctx.headers['x-team'] ?? '1') }) });
+// The same table with the data layer's own default scope, given its values per request.
+const TeamGadget = defineModel(
+  'gadgets',
+  { id: key.integer(), name: column.string(), team_id: column.integer(), active: column.boolean(), code: column.encrypted() },
+  { softDeletes: true, scope: ({ team }) => (typeof team === 'number' ? { team_id: team } : null) },
+);
+const ScopedGadget = model(TeamGadget, { param: 'gadget', scopeParams: (ctx) => ({ team: Number(ctx.headers['x-team'] ?? '1') }) });
 
 describe('ctx.found with defineModel models', () => {
   let app: TestApp;
@@ -26,6 +33,7 @@ describe('ctx.found with defineModel models', () => {
           name: 'gadgets',
           routes: new Routes()
             .get('/gadgets/{gadget}', async (ctx) => json(await ctx.found(BoundGadget)))
+            .get('/team-gadgets/{gadget}', async (ctx) => json((await ctx.found(ScopedGadget)).name))
             .get('/badges/{badge}', async (ctx) => json(await ctx.found(model(Badge))))
             .get('/pages/{page}', async (ctx) => json((await ctx.found(model(Page))).title))
             .get('/or-fail/{id}', async (ctx) => json((await ctx.service(TOKENS.db).query(Gadget).findOrFail(ctx.params.int('id'))).name))
@@ -60,6 +68,14 @@ describe('ctx.found with defineModel models', () => {
     expect((await client.get(`/gadgets/${ids['gone']}`)).status).toBe(404);
     expect((await client.get('/gadgets/abc')).status).toBe(404);
     expect((await client.get('/gadgets/99999999999999999999')).status).toBe(404);
+  });
+
+  it("applies the data layer's default scope with the request's values (scopeParams)", async () => {
+    const client = server.client();
+    expect((await client.get(`/team-gadgets/${ids['mine']}`)).json()).toBe('Lamp');
+    expect((await client.get(`/team-gadgets/${ids['theirs']}`)).status).toBe(404);
+    expect((await client.get(`/team-gadgets/${ids['theirs']}`, { headers: { 'x-team': '2' } })).json()).toBe('Chair');
+    expect((await client.get(`/team-gadgets/${ids['mine']}`, { headers: { 'x-team': '2' } })).status).toBe(404);
   });
 
   it('findOrFail and firstOrFail answer 404 through the HTTP layer', async () => {

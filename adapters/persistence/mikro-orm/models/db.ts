@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LockWaitTimeoutException, DeadlockException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Dictionary } from '@mikro-orm/core';
-import type { EntityManager, QueryBuilder } from '@mikro-orm/knex';
+import type { EntityManager, Knex, QueryBuilder } from '@mikro-orm/knex';
 import { ulid } from 'ulid';
 import type { EngineName } from '../../../../domain/data/columns.js';
 import { checkColumn } from '../../../../domain/data/conditions.js';
@@ -10,9 +10,13 @@ import type { ModelDefinition, NewRowOf, RowOf, ScopeParams } from '../../../../
 import type { Clock } from '../../../../ports/clock.js';
 import type { SecretBox } from '../../../../ports/secret-box.js';
 import type { Database } from '../database.js';
-import { entityName, entitySchemaFor } from './entity-schema.js';
+import type { PivotDefinition } from '../../../../domain/data/pivot.js';
+import { dialectDatabase } from './dialect-orm.js';
+import { entityName, entitySchemaFor, pivotEntityName, pivotEntitySchemaFor } from './entity-schema.js';
 import { ModelQuery } from './model-query.js';
 import type { ModelSession } from './model-session.js';
+import { PivotRelation } from './pivot-relation.js';
+import type { PivotSession } from './pivot-relation.js';
 import { Relations } from './relations.js';
 import { RowCodec } from './row-codec.js';
 
@@ -54,7 +58,7 @@ const SQLITE_ROWS_PER_STATEMENT = 500;
  * operations (`save`, `delete`, `refresh`), transactions and raw reports. Built on MikroORM's
  * QueryBuilder and EntityManager; inside `transaction` it is a `Db` of that transaction.
  */
-export class Db implements ModelSession {
+export class Db implements ModelSession, PivotSession {
   private constructor(
     private readonly shared: Shared,
     private readonly em: EntityManager,
@@ -86,6 +90,13 @@ export class Db implements ModelSession {
     return db;
   }
 
+  /** This data layer on another engine's dialect, for `toSql(dialect)`: it compiles statements, and runs none. */
+  inDialect(engine: EngineName): Db {
+    if (engine === this.engine) return this;
+    const database = dialectDatabase(engine);
+    return new Db({ database, box: this.shared.box, clock: this.shared.clock, codecs: new Map() }, database.orm.em.fork() as unknown as EntityManager, false, this.scopeParams);
+  }
+
   /** Registers the models with the ORM and checks each against its table: a missing table or column stops start-up, naming it. */
   async verify(models: readonly ModelDefinition[]): Promise<void> {
     for (const model of models) {
@@ -107,6 +118,11 @@ export class Db implements ModelSession {
   /** The relation loaders: `db.relations.hasMany(users, Post, 'user_id')`, one statement each. */
   get relations(): Relations {
     return new Relations(this);
+  }
+
+  /** The links of a pivot table: `db.pivot(PostTags).sync(post.id, [tag.id])`, `loadWithPivot(posts)`. */
+  pivot<P extends PivotDefinition>(pivot: P): PivotRelation<P> {
+    return new PivotRelation(this, pivot);
   }
 
   /** Shorthand for `db.query(model).create(values)`. */
@@ -205,7 +221,32 @@ export class Db implements ModelSession {
     };
   }
 
-  // ── ModelSession ────────────────────────────────────────────────────────
+  // ── ModelSession and PivotSession ──────────────────────────────────────
+
+  pivotCodec(pivot: PivotDefinition): RowCodec {
+    let codec = this.shared.codecs.get(pivot.tableModel);
+    if (codec === undefined) {
+      const { orm } = this.shared.database;
+      if (orm.getMetadata().find(pivotEntityName(pivot)) === undefined) orm.discoverEntity(pivotEntitySchemaFor(pivot, this.engine));
+      codec = new RowCodec(pivot.tableModel, this.engine, this.shared.box);
+      this.shared.codecs.set(pivot.tableModel, codec);
+    }
+    return codec;
+  }
+
+  pivotBuilder(pivot: PivotDefinition): QueryBuilder<Dictionary> {
+    this.pivotCodec(pivot);
+    return this.em.createQueryBuilder<Dictionary>(pivotEntityName(pivot));
+  }
+
+  knex(): Knex {
+    return this.em.getKnex();
+  }
+
+  async runKnex(query: Knex.QueryBuilder): Promise<Dictionary[]> {
+    const result: unknown = await this.em.getConnection().execute(query, [], 'all', this.em.getTransactionContext());
+    return (Array.isArray(result) ? result : []) as Dictionary[];
+  }
 
   codec(model: ModelDefinition): RowCodec {
     let codec = this.shared.codecs.get(model);

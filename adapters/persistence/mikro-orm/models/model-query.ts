@@ -1,10 +1,11 @@
 import { LockMode, QueryOrder, raw } from '@mikro-orm/core';
 import type { Dictionary } from '@mikro-orm/core';
-import type { QueryBuilder } from '@mikro-orm/knex';
+import type { Knex, QueryBuilder } from '@mikro-orm/knex';
 import { checkColumn, checkConditions } from '../../../../domain/data/conditions.js';
 import type { Condition } from '../../../../domain/data/conditions.js';
 import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
 import { columnNames } from '../../../../domain/data/model.js';
+import type { EngineName } from '../../../../domain/data/columns.js';
 import { clampPage, clampPerPage, decodeCursor, encodeCursor, pageNumbers } from '../../../../domain/data/pages.js';
 import type { CursorPage, LengthAwarePage, SimplePage } from '../../../../domain/data/pages.js';
 import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
@@ -14,6 +15,7 @@ import { Conditions } from './conditions-builder.js';
 import type { ValueOfColumn } from './conditions-builder.js';
 import { quoted, toFilter } from './filters.js';
 import type { ModelSession } from './model-session.js';
+import type { RowCodec } from './row-codec.js';
 
 type Order = { readonly column: string; readonly direction: 'asc' | 'desc' } | { readonly sql: string; readonly params: readonly unknown[]; readonly direction: 'asc' | 'desc' };
 type Trashed = 'without' | 'with' | 'only';
@@ -34,6 +36,8 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private nullsOrdered = false;
   private trashed: Trashed = 'without';
   private scoped = true;
+  /** Holds SQL written for the session's engine (search): it compiles for that engine only. */
+  private engineBound = false;
 
   constructor(
     private readonly session: ModelSession,
@@ -107,6 +111,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   whereSearch(text: string): this {
     const words = this.searchable(text);
     if (words.length === 0) return this.whereAny(() => undefined);
+    this.engineBound = true;
     const index = quoted(searchIndexName(this.model));
     if (this.session.engine === 'sqlite') return this.whereRaw(`"id" in (select rowid from ${index} where ${index} match ?)`, [fts5Query(words)]);
     return this.whereRaw(`${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, [tsQuery(words)]);
@@ -116,6 +121,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   orderByRelevance(text: string): this {
     const words = this.searchable(text);
     if (words.length === 0) return this;
+    this.engineBound = true;
     const index = quoted(searchIndexName(this.model));
     if (this.session.engine === 'sqlite') {
       const weights = this.model.search.map((_, position) => 2 ** (this.model.search.length - 1 - position)).join(', ');
@@ -268,7 +274,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
         conditions: keys.map((key, index) => ({
           kind: 'group' as const,
           join: 'and' as const,
-          conditions: [...keys.slice(0, index).map((earlier, at) => equalTo(earlier.column, values[at])), beyond(key.column, key.direction, values[index])],
+          conditions: [...keys.slice(0, index).map((earlier, at) => equalTo(earlier.column, values[at])), beyond(key.column, key.direction, values[index], this.nullable(key.column))],
         })),
       });
     }
@@ -277,6 +283,11 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     const tail = items[items.length - 1] as Record<string, unknown> | undefined;
     const hasMorePages = rows.length > size;
     return { items, perPage: size, hasMorePages, nextCursor: hasMorePages && tail !== undefined ? encodeCursor(keys.map(({ column }) => toCursor(tail[column]))) : null };
+  }
+
+  /** Whether a column may hold NULL (the key never does). */
+  private nullable(column: string): boolean {
+    return column !== 'id' && (this.model.columns.get(column)?.allowsNull ?? true);
   }
 
   private fromCursor(column: string, value: unknown): unknown {
@@ -383,8 +394,29 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     }
   }
 
-  /** The statement `get()` would send on this database's engine, with its bound values. */
-  toSql(): { sql: string; params: unknown[] } {
+  /** This query as knex's SELECT of every column, without order or size: what fw joins with knex (pivots). */
+  knexSelect(): Knex.QueryBuilder {
+    return this.base(false).select(columnNames(this.model)).getKnexQuery();
+  }
+
+  /** The value codec of this query's model. */
+  codec(): RowCodec {
+    return this.session.codec(this.model);
+  }
+
+  /**
+   * The statement `get()` would send, with its bound values: on this database's engine, or on
+   * `dialect` (`'sqlite'` or `'postgres'`), compiled by that engine's MikroORM dialect with its
+   * value encodings. Search conditions and subqueries are written for the database's own engine
+   * when they are added, so such a query compiles for that engine only (an `InvalidQuery`).
+   */
+  toSql(dialect?: EngineName): { sql: string; params: unknown[] } {
+    if (dialect !== undefined && dialect !== this.session.engine) {
+      if (this.engineBound || this.conditions.some((condition) => condition.kind === 'in-query')) {
+        throw new InvalidQuery('bad_value', `This query uses search or a subquery, written for ${this.session.engine}: toSql('${dialect}') cannot translate it`);
+      }
+      return this.cloneOn(this.session.inDialect(dialect)).toSql();
+    }
     const qb = this.select(columnNames(this.model), true);
     const query = qb.toQuery();
     return { sql: query.sql, params: [...query.params] };
@@ -486,7 +518,12 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
 
   /** A copy to change without changing this one. */
   clone(): ModelQuery<M> {
-    const copy = new ModelQuery(this.session, this.model);
+    return this.cloneOn(this.session);
+  }
+
+  private cloneOn(session: ModelSession): ModelQuery<M> {
+    const copy = new ModelQuery(session, this.model);
+    copy.engineBound = this.engineBound;
     copy.conditions.push(...this.conditions);
     copy.orders = [...this.orders];
     copy.limitCount = this.limitCount;
@@ -527,7 +564,9 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       // One call with every order: each `orderBy` call of MikroORM's builder replaces the last.
       const orders = this.orders.map((order) => {
         if ('column' in order) checkColumn(this.model, order.column, 'order');
-        const direction = this.nullsOrdered ? (order.direction === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_FIRST) : order.direction;
+        // A column that holds no NULL needs no NULLS clause, which would stop SQLite ordering by its index.
+        const nulls = this.nullsOrdered && !('column' in order && !this.nullable(order.column));
+        const direction = nulls ? (order.direction === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_FIRST) : order.direction;
         return 'column' in order ? { [order.column]: direction } : { [raw(order.sql, [...order.params])]: direction };
       });
       if (orders.length > 0) qb.orderBy(orders);
@@ -567,7 +606,9 @@ function equalTo(column: string, value: unknown): Condition {
 }
 
 /** `column` comes after `value` in its direction, NULLs being the largest value. */
-function beyond(column: string, direction: 'asc' | 'desc', value: unknown): Condition {
+function beyond(column: string, direction: 'asc' | 'desc', value: unknown, nullable: boolean): Condition {
+  // Without NULLs the plain comparison is the whole condition, and an index serves it.
+  if (!nullable && value !== null) return { kind: 'compare', column, op: direction === 'asc' ? '>' : '<', value };
   if (direction === 'asc') {
     return value === null ? { kind: 'group', join: 'or', conditions: [] } : { kind: 'group', join: 'or', conditions: [{ kind: 'compare', column, op: '>', value }, { kind: 'null', column, negate: false }] };
   }

@@ -21,4 +21,6 @@ export interface ModelSession {
   saveRow(model: ModelDefinition, row: Record<string, unknown>): Promise<Record<string, unknown>>;
   newRow(model: ModelDefinition, values: Record<string, unknown>): Record<string, unknown>;
   isUniqueViolation(error: unknown): boolean;
+  /** The same data layer compiling for another engine (`toSql(dialect)`); it runs no statement. */
+  inDialect(engine: EngineName): ModelSession;
 }
