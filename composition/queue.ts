@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { BullMqJobQueue } from '../adapters/queue/bullmq-job-queue.js';
 import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
+import { PostgresJobNotifications } from '../adapters/queue/postgres-job-notifications.js';
 import { SqlJobBatches } from '../adapters/queue/sql-job-batches.js';
 import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
 import { JobWorker } from '../adapters/worker/job-worker.js';
@@ -9,6 +10,7 @@ import type { JobHandler, WorkerOptions } from '../adapters/worker/job-worker.js
 import { JobDispatcher } from '../application/queue/job-dispatcher.js';
 import { fractionOf } from '../domain/queue/backoff.js';
 import { DEFAULT_QUEUE } from '../domain/queue/job-options.js';
+import { redactSecrets } from '../domain/shared/redact-secrets.js';
 import type { JobQueue } from '../ports/job-queue.js';
 import { provide } from './container.js';
 import type { RegisteredJob } from './jobs.js';
@@ -24,7 +26,14 @@ export function bindQueue(container: Container): void {
   provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database, TOKENS.logger], (config, db, logger): JobQueue => {
     switch (config.queue.connection) {
       case 'database':
-        return new SqlJobQueue(db.raw);
+        // On PostgreSQL a dispatch wakes idle workers on every machine (LISTEN/NOTIFY); on SQLite
+        // those of the dispatching process. Polling stays as the fallback either way.
+        return new SqlJobQueue(
+          db.raw,
+          config.database.engine === 'postgres'
+            ? new PostgresJobNotifications(config.database.url.reveal(), (error) => logger.warn('the queue lost its LISTEN connection; it reconnects, workers poll meanwhile', { error: error.message }))
+            : null,
+        );
       case 'sync':
         // Nothing waits with sync: dispatch runs the job. The empty queue keeps queue:failed & co. answering.
         return new MemoryJobQueue();
@@ -93,9 +102,12 @@ export function secretsOf(config: Config): string[] {
   return secrets.filter((secret) => secret.length >= 4);
 }
 
-/** Replaces every secret with `[secret]`, as the Secret type prints itself. */
+/**
+ * Replaces every secret with `[secret]`, as the Secret type prints itself, through the
+ * framework's one redaction helper (also used for sign-in reasons and scheduled tasks' errors).
+ */
 export function redactor(secrets: readonly string[]): (text: string) => string {
-  return (text) => secrets.reduce((out, secret) => out.split(secret).join('[secret]'), text);
+  return (text) => redactSecrets(text, secrets, { marker: '[secret]' });
 }
 
 /** Every queue the app's jobs name, `default` first: what `serve` and a bare `queue:work` work on. */

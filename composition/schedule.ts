@@ -8,6 +8,7 @@ import { taskNameProblem } from '../domain/scheduling/task-name.js';
 import { InvalidCronExpression } from '../ports/cron-calendar.js';
 import type { ScheduleServices } from '../adapters/cli/commands/schedule.js';
 import type { AppServices } from './services.js';
+import { redactor, secretsOf } from './queue.js';
 import { TOKENS } from './tokens.js';
 
 /** What a scheduled function gets: the app's services, and which run this is. */
@@ -73,7 +74,14 @@ export function scheduledTasks(entries: readonly ScheduleEntry[], services: AppS
 export function scheduleServices(entries: readonly ScheduleEntry[], services: AppServices): ScheduleServices {
   const clock = services.get(TOKENS.clock);
   const runs = services.get(TOKENS.scheduleRuns);
-  const runSlot = new RunScheduledSlot(runs, new InMemoryScheduleRuns(), clock, services.get(TOKENS.logger).child({ scheduler: true }), `${hostname()}:${process.pid}`);
+  const runSlot = new RunScheduledSlot(
+    runs,
+    new InMemoryScheduleRuns(),
+    clock,
+    services.get(TOKENS.logger).child({ scheduler: true }),
+    `${hostname()}:${process.pid}`,
+    redactor(secretsOf(services.config)),
+  );
   return { tasks: scheduledTasks(entries, services), runs, runSlot, clock };
 }
 

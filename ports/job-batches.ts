@@ -1,5 +1,5 @@
 import type { BatchCounts } from '../domain/queue/batch.js';
-import type { NewJob } from './job-queue.js';
+import type { NewJob, TransactionStatements } from './job-queue.js';
 
 /** The jobs a batch dispatches when it succeeds, first fails, and ends. */
 export interface BatchCallbacks {
@@ -29,6 +29,8 @@ export interface BatchStep {
  */
 export interface JobBatches {
   create(batch: { id: string; name: string; total: number; callbacks: BatchCallbacks }, now: Date): Promise<void>;
+  /** `create` inside the caller's transaction (the dispatcher writes a batch and its jobs together); absent when batches live elsewhere. */
+  createWithin?(statements: TransactionStatements, batch: { id: string; name: string; total: number; callbacks: BatchCallbacks }, now: Date): Promise<void>;
   /** Counts one ended job; null when the batch is gone (pruned). */
   record(id: string, outcome: 'succeeded' | 'failed', now: Date): Promise<BatchStep | null>;
   find(id: string): Promise<StoredBatch | null>;

@@ -60,6 +60,13 @@ export interface QueueCount {
  */
 export interface TransactionStatements {
   query<Row = Record<string, unknown>>(sql: string, params?: readonly (string | number | boolean | null | Date)[]): Promise<Row[]>;
+  /** Runs `work` once the transaction has committed (never after a rollback); absent outside one. */
+  afterCommit?(work: () => void): void;
+}
+
+/** A queue's wake-up calls for idle workers, until closed. */
+export interface JobWatch {
+  close(): Promise<void>;
 }
 
 /**
@@ -76,6 +83,13 @@ export interface JobQueue {
    * database; absent otherwise (the dispatcher then sends it after the commit).
    */
   enqueueWithin?(statements: TransactionStatements, job: NewJob, now: Date): Promise<EnqueueResult>;
+  /**
+   * Calls `listener` when a job may have become available (dispatched in this process, or
+   * announced by the database to every process), so an idle worker claims at once instead of
+   * at its next poll. A hint only: the worker still claims, and still polls now and then in
+   * case a hint was lost. Absent: workers poll.
+   */
+  watch?(listener: () => void): Promise<JobWatch>;
   /** The next available job of the first queue (in the order given) that has one, leased until its timeout. */
   claim(queues: readonly string[], now: Date): Promise<ClaimedJob | null>;
   complete(job: ClaimedJob): Promise<boolean>;

@@ -4,6 +4,7 @@ import type { Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Backoff } from '../../domain/queue/backoff.js';
 import { LEASE_GRACE_MS } from '../../domain/queue/lease.js';
+import { DEFAULT_TIMEOUT_MS } from '../../domain/queue/job-options.js';
 import type { ClaimedJob, EnqueueResult, FailedJob, JobQueue, NewJob, QueueCount } from '../../ports/job-queue.js';
 
 interface JobData {
@@ -41,6 +42,8 @@ export class BullMqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Map<string, Worker>();
   private readonly graceMs: number;
+  /** The lease of a job with the default timeout: the lock BullMQ takes when it hands a job out. */
+  private readonly defaultLeaseMs: number;
   /** Queue names this process has recorded in Redis (one SADD per name, not per job). */
   private readonly known = new Set<string>();
   /** The jobs this process holds, by lease: finishing one needs no fetch. */
@@ -51,6 +54,7 @@ export class BullMqJobQueue implements JobQueue {
     this.connection = new Redis(options.url, { maxRetriesPerRequest: null });
     if (options.onError !== undefined) this.connection.on('error', options.onError);
     this.graceMs = options.graceMs ?? LEASE_GRACE_MS;
+    this.defaultLeaseMs = DEFAULT_TIMEOUT_MS + this.graceMs;
   }
 
   async enqueue(job: NewJob, now: Date): Promise<EnqueueResult> {
@@ -78,7 +82,9 @@ export class BullMqJobQueue implements JobQueue {
       const job = (await this.worker(name).getNextJob(lease, { block: false })) as Job<JobData> | undefined;
       if (job === undefined) continue;
       const leaseMs = job.data.timeoutMs + this.graceMs;
-      await job.extendLock(lease, leaseMs);
+      // BullMQ took the lock for the worker's lockDuration, set to the lease of a job with the
+      // default timeout: only a job with a timeout of its own costs a second round trip.
+      if (leaseMs !== this.defaultLeaseMs) await job.extendLock(lease, leaseMs);
       this.held.set(lease, job);
       return {
         id: this.id(name, String(job.id)),
@@ -197,6 +203,7 @@ export class BullMqJobQueue implements JobQueue {
         connection: this.connection,
         prefix: this.options.prefix,
         autorun: false,
+        lockDuration: this.defaultLeaseMs,
         // A job stalls only when its worker died or hung; it goes back to wait however often.
         maxStalledCount: Number.MAX_SAFE_INTEGER,
         stalledInterval: this.options.stalledIntervalMs ?? 5000,

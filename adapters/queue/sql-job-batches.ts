@@ -1,6 +1,6 @@
 import type { BatchCounts } from '../../domain/queue/batch.js';
 import type { BatchCallbacks, BatchStep, JobBatches, StoredBatch } from '../../ports/job-batches.js';
-import type { NewJob } from '../../ports/job-queue.js';
+import type { NewJob, TransactionStatements } from '../../ports/job-queue.js';
 import { toDate } from './sql-job-queue.js';
 import type { SqlConnections } from './sql-job-queue.js';
 
@@ -22,12 +22,14 @@ export class SqlJobBatches implements JobBatches {
   constructor(private readonly sql: SqlConnections) {}
 
   async create(batch: { id: string; name: string; total: number; callbacks: BatchCallbacks }, now: Date): Promise<void> {
+    await this.sql.session((sql) => this.createWithin(sql, batch, now));
+  }
+
+  async createWithin(statements: TransactionStatements, batch: { id: string; name: string; total: number; callbacks: BatchCallbacks }, now: Date): Promise<void> {
     const { then, catch: onCatch, finally: onFinally } = batch.callbacks;
-    await this.sql.session((sql) =>
-      sql.query(
-        'INSERT INTO job_batches (id, name, total, then_job, catch_job, finally_job, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [batch.id, batch.name, batch.total, stored(then), stored(onCatch), stored(onFinally), now, batch.total === 0 ? now : null],
-      ),
+    await statements.query(
+      'INSERT INTO job_batches (id, name, total, then_job, catch_job, finally_job, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [batch.id, batch.name, batch.total, stored(then), stored(onCatch), stored(onFinally), now, batch.total === 0 ? now : null],
     );
   }
 

@@ -3,7 +3,9 @@ import type { Backoff } from '../../domain/queue/backoff.js';
 import { LEASE_GRACE_MS } from '../../domain/queue/lease.js';
 import type { JobState } from '../../domain/queue/job-state.js';
 import type { Engine } from '../../domain/migrations/migration-files.js';
-import type { ClaimedJob, EnqueueResult, FailedJob, JobQueue, NewJob, QueueCount, TransactionStatements } from '../../ports/job-queue.js';
+import type { ClaimedJob, EnqueueResult, FailedJob, JobQueue, JobWatch, NewJob, QueueCount, TransactionStatements } from '../../ports/job-queue.js';
+import { JOBS_CHANNEL } from './postgres-job-notifications.js';
+import type { JobNotifications } from './postgres-job-notifications.js';
 
 type Param = string | number | boolean | null | Date;
 
@@ -72,17 +74,63 @@ const STATE_SQL = `CASE WHEN failed_at IS NOT NULL THEN 'failed'
 export class SqlJobQueue implements JobQueue {
   readonly driver = 'database';
   private readonly claimStatement: string;
+  /** This process's idle workers, woken by a dispatch in this process (SQLite has no NOTIFY). */
+  private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly sql: SqlConnections) {
+  /**
+   * `notifications`: PostgreSQL's LISTEN, so a dispatch on any machine wakes idle workers; a
+   * dispatch announces itself with `pg_notify` in its own statement or transaction (delivered
+   * at commit, never for a rollback).
+   */
+  constructor(
+    private readonly sql: SqlConnections,
+    private readonly notifications: JobNotifications | null = null,
+  ) {
     this.claimStatement = claimSql(sql.engine);
   }
 
-  enqueue(job: NewJob, now: Date): Promise<EnqueueResult> {
-    return this.sql.session((sql) => insert(sql, job, now));
+  async enqueue(job: NewJob, now: Date): Promise<EnqueueResult> {
+    const result = await this.sql.session(async (sql) => {
+      const inserted = await insert(sql, job, now);
+      if (this.sql.engine === 'postgres' && this.announces(inserted, job, now)) await sql.query('SELECT pg_notify(?, ?)', [JOBS_CHANNEL, job.queue]);
+      return inserted;
+    });
+    if (this.announces(result, job, now)) this.wakeHere();
+    return result;
   }
 
-  enqueueWithin(statements: TransactionStatements, job: NewJob, now: Date): Promise<EnqueueResult> {
-    return insert(statements, job, now);
+  async enqueueWithin(statements: TransactionStatements, job: NewJob, now: Date): Promise<EnqueueResult> {
+    const result = await insert(statements, job, now);
+    if (this.announces(result, job, now)) {
+      if (this.sql.engine === 'postgres') await statements.query('SELECT pg_notify(?, ?)', [JOBS_CHANNEL, job.queue]);
+      // The row is visible to a worker only once committed.
+      if (statements.afterCommit === undefined) this.wakeHere();
+      else statements.afterCommit(() => this.wakeHere());
+    }
+    return result;
+  }
+
+  async watch(listener: () => void): Promise<JobWatch> {
+    this.listeners.add(listener);
+    const remote = this.notifications === null ? null : await this.notifications.listen(listener).catch((error: unknown) => {
+      this.listeners.delete(listener);
+      throw error;
+    });
+    return {
+      close: async () => {
+        this.listeners.delete(listener);
+        await remote?.close();
+      },
+    };
+  }
+
+  /** A new job that is available now: a delayed one waits for its time (the workers' poll finds it). */
+  private announces(result: EnqueueResult, job: NewJob, now: Date): boolean {
+    return result.kind === 'queued' && job.availableAt.getTime() <= now.getTime();
+  }
+
+  private wakeHere(): void {
+    for (const listener of this.listeners) listener();
   }
 
   async claim(queues: readonly string[], now: Date): Promise<ClaimedJob | null> {

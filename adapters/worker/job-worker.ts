@@ -3,7 +3,7 @@ import { decideAfterFailure } from '../../domain/queue/retry.js';
 import { batchCallbacks } from '../../domain/queue/batch.js';
 import type { Clock } from '../../ports/clock.js';
 import type { JobBatches } from '../../ports/job-batches.js';
-import type { ClaimedJob, JobQueue, NewJob } from '../../ports/job-queue.js';
+import type { ClaimedJob, JobQueue, JobWatch, NewJob } from '../../ports/job-queue.js';
 import type { Logger } from '../../ports/logger.js';
 
 /** What a handler learns about the job it runs. */
@@ -36,7 +36,11 @@ export interface WorkerOptions {
   readonly concurrency: number;
   /** Stop once no job is available instead of waiting for more (`--once`). */
   readonly once?: boolean;
-  /** How long an idle worker waits before asking again (default 1000 ms). */
+  /**
+   * How long an idle worker waits before asking again: default 1000 ms, or 5000 ms when the
+   * queue wakes workers on dispatch (`JobQueue.watch`), the poll then being only the fallback
+   * for a lost wake-up and for delayed jobs coming due.
+   */
   readonly pollMs?: number;
   /** The longest wait between attempts to reach a queue that failed (default 30 s). */
   readonly maxOutageWaitMs?: number;
@@ -69,6 +73,10 @@ export class JobWorker {
   private stopping = false;
   private readonly wake = new AbortController();
   private running: Promise<void> | null = null;
+  /** Wake-ups heard so far, and the idle loops waiting for the next one. */
+  private wakeups = 0;
+  private readonly sleepers = new Set<() => void>();
+  private watching = false;
   /** Jobs finished (completed or failed for good) and attempts retried, by this worker. */
   readonly stats = { completed: 0, retried: 0, failed: 0 };
 
@@ -86,8 +94,36 @@ export class JobWorker {
 
   /** Runs until `stop()` (or, with `once`, until no job is available); resolves when every loop has ended. */
   run(): Promise<void> {
-    this.running ??= Promise.all(Array.from({ length: this.options.concurrency }, () => this.loop())).then(() => undefined);
+    this.running ??= this.start();
     return this.running;
+  }
+
+  private async start(): Promise<void> {
+    const watch = this.options.once === true ? null : await this.watch();
+    try {
+      await Promise.all(Array.from({ length: this.options.concurrency }, () => this.loop()));
+    } finally {
+      await watch?.close().catch(() => undefined);
+    }
+  }
+
+  /** Asks the queue to wake idle loops on dispatch; without it (or when it fails) the loops poll. */
+  private async watch(): Promise<JobWatch | null> {
+    if (this.deps.queue.watch === undefined) return null;
+    try {
+      const watch = await this.deps.queue.watch(() => this.wakeUp());
+      this.watching = true;
+      return watch;
+    } catch (error) {
+      this.deps.logger.warn('the queue cannot wake idle workers; they poll instead', { driver: this.deps.queue.driver, error: this.redact(describe(error)) });
+      return null;
+    }
+  }
+
+  private wakeUp(): void {
+    this.wakeups++;
+    for (const sleeper of this.sleepers) sleeper();
+    this.sleepers.clear();
   }
 
   /** Takes no new job, lets the running ones finish, and resolves once they have. */
@@ -114,6 +150,8 @@ export class JobWorker {
     let outage = 0;
     while (!this.stopping) {
       let job: ClaimedJob | null;
+      // A wake-up that comes while this claim runs must not be slept through.
+      const heard = this.wakeups;
       try {
         job = await this.deps.queue.claim(this.options.queues, this.deps.clock.now());
         if (outage > 0) this.deps.logger.info('the queue is reachable again; the worker resumes', { driver: this.deps.queue.driver });
@@ -127,7 +165,7 @@ export class JobWorker {
       }
       if (job === null) {
         if (this.options.once === true) return;
-        await this.pause(this.options.pollMs ?? 1000);
+        await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
         continue;
       }
       await this.process(job);
@@ -215,6 +253,23 @@ export class JobWorker {
       return error ?? new Error('The job threw nothing');
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** Waits for a wake-up, the poll interval, or the stop, whichever comes first. */
+  private async idle(ms: number, heard: number): Promise<void> {
+    if (this.stopping || this.wakeups !== heard) return;
+    const done = new AbortController();
+    let woken: () => void = () => undefined;
+    const wake = new Promise<void>((resolve) => {
+      woken = resolve;
+      this.sleepers.add(resolve);
+    });
+    try {
+      await Promise.race([sleep(ms, undefined, { signal: AbortSignal.any([this.wake.signal, done.signal]) }).catch(() => undefined), wake]);
+    } finally {
+      done.abort();
+      this.sleepers.delete(woken);
     }
   }
 

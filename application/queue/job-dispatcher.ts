@@ -113,14 +113,31 @@ export class JobDispatcher {
    */
   async batch(jobs: readonly JobToDispatch[], options: BatchOptions = {}): Promise<{ id: string }> {
     if (this.batches === null) throw new Error('This app keeps no batches');
+    const { store } = this.batches;
     const id = Buffer.from(this.batches.random.bytes(12)).toString('base64url');
     const callback = (job: JobToDispatch | undefined) => (job === undefined ? null : this.dispatch(job).toNewJob());
     const callbacks = { then: callback(options.then), catch: callback(options.catch), finally: callback(options.finally) };
-    await this.batches.store.create({ id, name: options.name ?? 'batch', total: jobs.length, callbacks }, this.clock.now());
-    if (jobs.length === 0) {
-      for (const job of [callbacks.then, callbacks.finally]) if (job !== null) await this.send(job);
+    const batch = { id, name: options.name ?? 'batch', total: jobs.length, callbacks };
+    const members = (send: (job: NewJob) => Promise<DispatchResult>) => async () => {
+      if (jobs.length === 0) {
+        for (const job of [callbacks.then, callbacks.finally]) if (job !== null) await send(job);
+      }
+      for (const job of jobs) await send(this.dispatch(job).inBatch(id).toNewJob());
+    };
+    if (this.transactions !== null && this.runInline === null && store.createWithin !== undefined) {
+      // The batch row and its jobs in one transaction: a failure half-way leaves neither a batch
+      // waiting for jobs that never come nor jobs of a batch that does not exist. (On a driver
+      // outside the database the jobs are sent right after the commit.)
+      const createWithin = store.createWithin.bind(store);
+      await this.inTransaction(async (statements, send) => {
+        await createWithin(statements, batch, this.clock.now());
+        await members(send)();
+      });
+      return { id };
     }
-    for (const job of jobs) await this.dispatch(job).inBatch(id);
+    // QUEUE_CONNECTION=sync runs each job as it is sent: the batch must be recorded first.
+    await store.create(batch, this.clock.now());
+    await members((job) => this.send(job))();
     return { id };
   }
 
@@ -140,22 +157,27 @@ export class JobDispatcher {
    * transaction itself (the outbox); any other gets them after the commit.
    */
   async transaction<T>(work: (tx: DispatchTransaction) => Promise<T>): Promise<T> {
+    return this.inTransaction((statements, send) =>
+      work({
+        query: (sql, params) => statements.query(sql, params),
+        dispatch: (job) => new PendingDispatch(job, send, this.clock),
+      }),
+    );
+  }
+
+  /**
+   * A transaction whose `send` writes jobs into it when the driver keeps them in the app's
+   * database (the outbox), and otherwise holds them until the commit.
+   */
+  private async inTransaction<T>(work: (statements: TransactionStatements, send: (job: NewJob) => Promise<DispatchResult>) => Promise<T>): Promise<T> {
     if (this.transactions === null) throw new Error('This app has no database to open a transaction on');
     const after: NewJob[] = [];
     const within = this.runInline === null ? this.queue.enqueueWithin?.bind(this.queue) : undefined;
     const result = await this.transactions.run((statements) =>
-      work({
-        query: (sql, params) => statements.query(sql, params),
-        dispatch: (job) =>
-          new PendingDispatch(
-            job,
-            (ready) => {
-              if (within !== undefined) return within(statements, ready, this.clock.now());
-              after.push(ready);
-              return Promise.resolve({ kind: 'after-commit' });
-            },
-            this.clock,
-          ),
+      work(statements, (ready) => {
+        if (within !== undefined) return within(statements, ready, this.clock.now());
+        after.push(ready);
+        return Promise.resolve({ kind: 'after-commit' });
       }),
     );
     for (const job of after) await this.send(job);

@@ -24,6 +24,8 @@ export class RunScheduledSlot {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly holder: string,
+    /** Takes the app's secrets (passwords of its URLs, APP_KEY) out of an error before it is logged or kept, as for failed jobs. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   async execute(task: ScheduledTask, slot: Date, trigger: RunTrigger): Promise<SlotOutcome> {
@@ -40,8 +42,9 @@ export class RunScheduledSlot {
     try {
       await task.run({ task: task.name, slot, trigger });
     } catch (error) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      this.logger.error('scheduled task failed', { ...fields, error });
+      const message = this.redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      const stack = error instanceof Error && error.stack !== undefined ? this.redact(error.stack) : message;
+      this.logger.error('scheduled task failed', { ...fields, error: message, stack });
       await runs.finish(task.name, slot, trigger, { status: 'failed', finishedAt: this.clock.now(), error: firstLine(message) });
       return 'failed';
     }

@@ -1,0 +1,95 @@
+/**
+ * An idle worker starts a dispatched job at once, not at its next poll: on PostgreSQL a
+ * dispatch from another process (another pool, no listener of its own) wakes it through
+ * LISTEN/NOTIFY; on both engines a dispatch in the worker's own process wakes it directly,
+ * after the commit for one made in a transaction. The workers here poll once a minute, so a
+ * job that waited for the poll would fail the test's few seconds.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../../../adapters/clock/system-clock.js';
+import { MemoryLogger } from '../../../adapters/log/memory-logger.js';
+import { SqlTransactions } from '../../../adapters/persistence/mikro-orm/sql-transactions.js';
+import { PostgresJobNotifications } from '../../../adapters/queue/postgres-job-notifications.js';
+import { SqlJobQueue } from '../../../adapters/queue/sql-job-queue.js';
+import { JobWorker } from '../../../adapters/worker/job-worker.js';
+import type { JobQueue, NewJob } from '../../../ports/job-queue.js';
+import { useEngines } from '../../support/databases.js';
+import { useMigratedDatabase, useSecondPool } from '../../support/migrated-database.js';
+
+const MINUTE = 60_000;
+
+function job(availableAt = new Date()): NewJob {
+  return { name: 'ping', queue: 'default', payload: '{}', tries: 1, backoff: { kind: 'fixed', delayMs: 0 }, timeoutMs: 5000, availableAt, idempotencyKey: null, batchId: null };
+}
+
+const workers: JobWorker[] = [];
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+});
+
+/** A worker polling once a minute; resolves `started` with the ms from `since()` to each start. */
+function idleWorker(queue: JobQueue, logger = new MemoryLogger()): { started: Promise<number>; since: (at: number) => void } {
+  let from = 0;
+  let resolve: (ms: number) => void = () => undefined;
+  const started = new Promise<number>((done) => (resolve = done));
+  const worker = new JobWorker(
+    { queue, handler: () => () => (resolve(Date.now() - from), Promise.resolve()), clock: new SystemClock(), random: () => 0, logger },
+    { queues: ['default'], concurrency: 2, pollMs: MINUTE },
+  );
+  workers.push(worker);
+  void worker.run();
+  return { started, since: (at) => (from = at) };
+}
+
+/** Lets the worker's first (empty) claim finish, so it is asleep when the dispatch comes. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+for (const engine of useEngines()) {
+  describe.skipIf(!engine.available)(`idle workers on ${engine.name}`, () => {
+    const db = useMigratedDatabase(engine);
+    const second = useSecondPool(engine);
+    const clear = () => db().raw.session((sql) => sql.exec('DELETE FROM jobs'));
+
+    it('start a job dispatched in their own process at once', async () => {
+      await clear();
+      const queue = new SqlJobQueue(db().raw);
+      const worker = idleWorker(queue);
+      await settle();
+      worker.since(Date.now());
+      await queue.enqueue(job(), new Date());
+      expect(await worker.started).toBeLessThan(2000);
+    });
+
+    it('start a job dispatched in a transaction once it commits, and never one rolled back', async () => {
+      await clear();
+      const queue = new SqlJobQueue(db().raw);
+      let ran = 0;
+      const worker = new JobWorker(
+        { queue, handler: () => () => (ran++, Promise.resolve()), clock: new SystemClock(), random: () => 0, logger: new MemoryLogger() },
+        { queues: ['default'], concurrency: 1, pollMs: MINUTE },
+      );
+      workers.push(worker);
+      void worker.run();
+      await settle();
+      const transactions = new SqlTransactions(db().raw);
+      await expect(transactions.run(async (tx) => (await queue.enqueueWithin(tx, job(), new Date()), Promise.reject(new Error('rolled back'))))).rejects.toThrow('rolled back');
+      const at = Date.now();
+      await transactions.run((tx) => queue.enqueueWithin(tx, job(), new Date()));
+      while (ran === 0 && Date.now() - at < 3000) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(ran).toBe(1);
+      expect(Date.now() - at).toBeLessThan(2000);
+    });
+
+    it.runIf(engine.name === 'postgres')('start a job another process dispatched at once (LISTEN/NOTIFY)', async () => {
+      await clear();
+      const url = engine.url().replace(/^postgres(ql)?:/u, 'postgres:');
+      const listening = new SqlJobQueue(db().raw, new PostgresJobNotifications(url));
+      const elsewhere = new SqlJobQueue(second().raw);
+      const worker = idleWorker(listening);
+      await settle();
+      worker.since(Date.now());
+      await elsewhere.enqueue(job(), new Date());
+      expect(await worker.started).toBeLessThan(2000);
+    });
+  });
+}
