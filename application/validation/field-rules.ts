@@ -24,6 +24,44 @@ export interface AsyncRule {
   check(value: unknown, scope: RuleScope, context: FormContext): Verdict | Promise<Verdict>;
 }
 
+/** Where a database rule looks: read when the rules run, so `.ignore()` written after `unique` counts. */
+export interface DatabaseLookup {
+  table: string;
+  column: string;
+  ignore?: { column: string; value: string | number };
+}
+
+/**
+ * `unique` and `exists`: the validator gathers those of one table, column and ignored row
+ * across the form (and a list's items) and asks `RecordLookup.existsEach` once for all their
+ * values; `check` answers for one value when a rule runs alone.
+ */
+export interface DatabaseRule extends AsyncRule {
+  readonly database: true;
+  lookup(): DatabaseLookup;
+  /** True for `exists` (a found row passes), false for `unique`. */
+  readonly passesWhenFound: boolean;
+  /** The verdict for a value the database was asked about. */
+  verdict(value: unknown, found: boolean): Verdict;
+}
+
+export function isDatabaseRule(rule: Rule | AsyncRule): rule is DatabaseRule {
+  return 'database' in rule && rule.database === true && 'lookup' in rule;
+}
+
+function databaseRule(name: 'unique' | 'exists', lookup: () => DatabaseLookup, passesWhenFound: boolean): DatabaseRule {
+  const failure = name === 'unique' ? 'validation.unique' : 'validation.exists';
+  const verdict = (value: unknown, found: boolean): Verdict => (isLookupValue(value) && found === passesWhenFound ? null : fail(failure));
+  return {
+    name,
+    database: true,
+    lookup,
+    passesWhenFound,
+    verdict,
+    check: async (value, _scope, context) => (isLookupValue(value) ? verdict(value, await context.records.exists({ ...lookup(), value })) : verdict(value, !passesWhenFound)),
+  };
+}
+
 export interface Step {
   rule: Rule | AsyncRule;
   /** Set by `.message(text)`: a translation key or the sentence itself. */
@@ -34,7 +72,7 @@ export interface Step {
 
 type LookupValue = string | number;
 
-function isLookupValue(value: unknown): value is LookupValue {
+export function isLookupValue(value: unknown): value is LookupValue {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
@@ -141,17 +179,7 @@ export class FieldRules {
    * (in `prepare`) since the domain stores them so.
    */
   unique(table: string, column: string): this {
-    const step: Step = {
-      rule: {
-        name: 'unique',
-        database: true,
-        check: async (value, _scope, context) =>
-          isLookupValue(value) &&
-          !(await context.records.exists({ table, column, value, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }))
-            ? null
-            : fail('validation.unique'),
-      },
-    };
+    const step: Step = { rule: databaseRule('unique', () => ({ table, column, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }), false) };
     this.steps.push(step);
     return this;
   }
@@ -166,12 +194,7 @@ export class FieldRules {
 
   /** Some row of `table` has this value in `column` (a chosen category, a referenced user). */
   exists(table: string, column: string): this {
-    return this.add({
-      name: 'exists',
-      database: true,
-      check: async (value, _scope, context) =>
-        isLookupValue(value) && (await context.records.exists({ table, column, value })) ? null : fail('validation.exists'),
-    });
+    return this.add(databaseRule('exists', () => ({ table, column }), true));
   }
 
   // ---- custom ----

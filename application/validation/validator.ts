@@ -10,8 +10,9 @@ import { isMissing, readPath } from '../../domain/validation/values.js';
 import type { Verdict } from '../../domain/validation/verdict.js';
 import { fail } from '../../domain/validation/verdict.js';
 import type { ErrorCollector } from './errors.js';
-import { FieldRules } from './field-rules.js';
-import type { Step } from './field-rules.js';
+import { FieldRules, isDatabaseRule, isLookupValue } from './field-rules.js';
+import type { DatabaseRule, Step } from './field-rules.js';
+import type { RecordLookupProbe } from '../../ports/record-lookup.js';
 import type { FormContext } from './form-context.js';
 import { renderFailure } from './messages.js';
 
@@ -26,6 +27,15 @@ export interface ValidatorScope {
 
 /** Rules of a nested group or of each item of a list: the same API, paths relative to it. */
 export type NestedRules = (v: Validator, value: unknown) => void;
+
+/** The lookups of one database rule in one table, asked together. */
+interface LookupGroup {
+  table: string;
+  probes: RecordLookupProbe[];
+  /** Probe index by lookup, so a repeated value is asked once. */
+  keys: Map<string, number>;
+  items: { chain: FieldRules; step: Step; rule: DatabaseRule; probe: number }[];
+}
 
 export class Validator {
   constructor(
@@ -106,12 +116,58 @@ export class Validator {
         if (missing) break;
       }
     }
-    const pending = deferred.filter(({ chain }) => !errors.has(chain.name));
-    const verdicts = await Promise.all(pending.map(async ({ chain, step, scope }) => step.rule.check(chain.value, scope, context)));
-    verdicts.forEach((verdict, index) => {
-      const { chain, step } = pending[index]!;
-      if (verdict !== null) this.report(errors, chain, step, verdict);
-    });
+    await this.runDatabaseRules(errors, deferred.filter(({ chain }) => !errors.has(chain.name)));
+  }
+
+  /**
+   * The database rules of the fields that passed everything else: one `existsEach` per rule
+   * and table, with every lookup of the form (and of a list's items) in it, so three `unique`
+   * fields of `users` are one query, and ten `exists` over `tags.*` another, not thirteen.
+   * The same lookup twice (`tags.0` and `tags.3` alike) is asked once. An app's own
+   * database-flagged rule (without a lookup) runs alone, alongside.
+   */
+  private async runDatabaseRules(errors: ErrorCollector, pending: readonly { chain: FieldRules; step: Step; scope: RuleScope }[]): Promise<void> {
+    const { context } = this.scope;
+    const groups = new Map<string, LookupGroup>();
+    const alone: { chain: FieldRules; step: Step; scope: RuleScope }[] = [];
+    for (const item of pending) {
+      const { rule } = item.step;
+      if (!isDatabaseRule(rule)) {
+        alone.push(item);
+        continue;
+      }
+      const { value } = item.chain;
+      if (!isLookupValue(value)) {
+        this.report(errors, item.chain, item.step, rule.verdict(value, !rule.passesWhenFound) ?? fail(`validation.${rule.name}`));
+        continue;
+      }
+      const { table, ...where } = rule.lookup();
+      const groupKey = JSON.stringify([rule.name, table]);
+      const group: LookupGroup = groups.get(groupKey) ?? { table, probes: [], keys: new Map(), items: [] };
+      groups.set(groupKey, group);
+      const probe: RecordLookupProbe = { ...where, value };
+      const probeKey = JSON.stringify([probe.column, typeof value, value, probe.ignore ?? null]);
+      let index = group.keys.get(probeKey);
+      if (index === undefined) {
+        index = group.probes.push(probe) - 1;
+        group.keys.set(probeKey, index);
+      }
+      group.items.push({ chain: item.chain, step: item.step, rule, probe: index });
+    }
+    const verdicts: { chain: FieldRules; step: Step; verdict: Verdict }[] = [];
+    await Promise.all([
+      ...[...groups.values()].map(async ({ table, probes, items }) => {
+        const found = await context.records.existsEach({ table, probes });
+        for (const { chain, step, rule, probe } of items) verdicts.push({ chain, step, verdict: rule.verdict(chain.value, found[probe] === true) });
+      }),
+      ...alone.map(async ({ chain, step, scope }) => {
+        verdicts.push({ chain, step, verdict: await step.rule.check(chain.value, scope, context) });
+      }),
+    ]);
+    // Messages in the order the fields were written, whatever query answered first.
+    const order = new Map(pending.map(({ step }, index) => [step, index]));
+    verdicts.sort((a, b) => (order.get(a.step) ?? 0) - (order.get(b.step) ?? 0));
+    for (const { chain, step, verdict } of verdicts) if (verdict !== null) this.report(errors, chain, step, verdict);
   }
 
   private report(errors: ErrorCollector, chain: FieldRules, step: Step, verdict: NonNullable<Verdict>): void {

@@ -22,9 +22,23 @@ export interface UploadedFile {
   readonly dimensions: ImageDimensions | null;
 }
 
-/** Whether a value is an uploaded file (a form field that held a file, not text). */
+/** The files whose facts code read from their bytes: what parsed input can never be. */
+const vouched = new WeakSet<object>();
+
+/**
+ * Marks `file` as an uploaded file the file rules accept: the multipart adapter's `Upload`
+ * does so, as would an import or a command that read a file's bytes. Without the mark a value
+ * that only looks like one (a JSON body `{"avatar": {"originalName": "a.png", "size": 1,
+ * "sniffedType": "image/png"}}`) is no file, so nobody passes `image` by typing its facts.
+ */
+export function vouchForUpload<T extends UploadedFile>(file: T): T {
+  vouched.add(file);
+  return file;
+}
+
+/** Whether a value is an uploaded file (a form field that held a file, not text or look-alike data). */
 export function isUploadedFile(value: unknown): value is UploadedFile {
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null || !vouched.has(value)) return false;
   const file = value as Partial<Record<keyof UploadedFile, unknown>>;
   return typeof file.originalName === 'string' && typeof file.size === 'number' && (file.sniffedType === null || typeof file.sniffedType === 'string');
 }

@@ -6,7 +6,7 @@
  */
 import type { DimensionConstraints } from '../uploads/uploaded-file.js';
 
-export { fitsDimensions, isImage, isUploadedFile, matchesTypes } from '../uploads/uploaded-file.js';
+export { fitsDimensions, isImage, isUploadedFile, matchesTypes, vouchForUpload } from '../uploads/uploaded-file.js';
 export type { DimensionConstraints, ImageDimensions, UploadedFile } from '../uploads/uploaded-file.js';
 
 /**

@@ -21,17 +21,18 @@ export interface AccountServices {
   clock: Clock;
 }
 
+/** What the account page tells its user: keys of the language files, read with `ctx.lang.t(...)`. */
 export const ACCOUNT_MESSAGES = {
-  profileSaved: 'Your profile has been saved.',
-  verifyNewEmail: 'Your profile has been saved. We have emailed a link to verify your new address.',
-  emailTaken: 'The email has already been taken.',
-  wrongCurrentPassword: 'The current password is incorrect.',
-  wrongPassword: 'The provided password is incorrect.',
-  passwordChanged: 'Your password has been changed. Your other devices have been logged out.',
-  passwordSet: 'Your password has been set. Your other devices have been logged out.',
-  otherDevicesLoggedOut: 'Your other devices have been logged out.',
-  deleted: 'Your account has been deleted.',
-  needsSession: 'The account page needs a browser session.',
+  profileSaved: 'auth.account.message.profile_saved',
+  verifyNewEmail: 'auth.account.message.verify_new_email',
+  emailTaken: 'auth.message.email_taken',
+  wrongCurrentPassword: 'auth.account.message.wrong_current_password',
+  wrongPassword: 'auth.message.wrong_password',
+  passwordChanged: 'auth.account.message.password_changed',
+  passwordSet: 'auth.account.message.password_set',
+  otherDevicesLoggedOut: 'auth.account.message.other_devices_logged_out',
+  deleted: 'auth.account.message.deleted',
+  needsSession: 'auth.account.message.needs_session',
 } as const;
 
 /**
@@ -40,13 +41,13 @@ export const ACCOUNT_MESSAGES = {
  */
 function sessionUser(ctx: RequestContext): AuthUser {
   const user = ctx.requireUser();
-  if (user.viaToken) throw new HttpAbort(403, ACCOUNT_MESSAGES.needsSession);
+  if (user.viaToken) throw new HttpAbort(403, ctx.lang.t(ACCOUNT_MESSAGES.needsSession));
   return user;
 }
 
-/** Back to the page with one field's error in the card's bag, keeping what was typed (never passwords). */
-function backWithError(ctx: RequestContext, bag: string, field: string, message: string): Reply {
-  ctx.flashFormErrors({ [field]: [message] }, bag);
+/** Back to the page with one field's error (a message key) in the card's bag, keeping what was typed (never passwords). */
+function backWithError(ctx: RequestContext, bag: string, field: string, messageKey: string): Reply {
+  ctx.flashFormErrors({ [field]: [ctx.lang.t(messageKey)] }, bag);
   return Redirect.route('account');
 }
 
@@ -56,8 +57,8 @@ function confirmFirst(ctx: RequestContext): Reply {
   return Redirect.route('password.confirm');
 }
 
-function done(message: string): Reply {
-  return combine(Redirect.route('account'), Toast.success(message));
+function done(ctx: RequestContext, messageKey: string): Reply {
+  return combine(Redirect.route('account'), Toast.success(ctx.lang.t(messageKey)));
 }
 
 /** The user vanished meanwhile (an administrator removed them): this session ends too. */
@@ -93,7 +94,7 @@ export function accountRoutes(services: (ctx: RequestContext) => AccountServices
       case 'invalid':
         return backWithError(ctx, ACCOUNT_BAGS.profile, result.field, `The ${result.field} ${result.reason}.`);
       case 'updated':
-        return done(result.emailChanged ? ACCOUNT_MESSAGES.verifyNewEmail : ACCOUNT_MESSAGES.profileSaved);
+        return done(ctx, result.emailChanged ? ACCOUNT_MESSAGES.verifyNewEmail : ACCOUNT_MESSAGES.profileSaved);
     }
   };
 
@@ -112,7 +113,7 @@ export function accountRoutes(services: (ctx: RequestContext) => AccountServices
       case 'changed':
         // The epoch went up, which ends every session; this one moves to it and stays.
         await ctx.auth.adoptEpoch(result.epoch);
-        return done(hadPassword ? ACCOUNT_MESSAGES.passwordChanged : ACCOUNT_MESSAGES.passwordSet);
+        return done(ctx, hadPassword ? ACCOUNT_MESSAGES.passwordChanged : ACCOUNT_MESSAGES.passwordSet);
     }
   };
 
@@ -131,7 +132,7 @@ export function accountRoutes(services: (ctx: RequestContext) => AccountServices
         return confirmFirst(ctx);
       case 'confirmed':
         await ctx.auth.logoutOtherDevices();
-        return done(ACCOUNT_MESSAGES.otherDevicesLoggedOut);
+        return done(ctx, ACCOUNT_MESSAGES.otherDevicesLoggedOut);
     }
   };
 
@@ -153,7 +154,7 @@ export function accountRoutes(services: (ctx: RequestContext) => AccountServices
         return gone(ctx);
       case 'deleted':
         ctx.auth.logout();
-        return combine(Redirect.to('/'), Toast.success(ACCOUNT_MESSAGES.deleted));
+        return combine(Redirect.to('/'), Toast.success(ctx.lang.t(ACCOUNT_MESSAGES.deleted)));
     }
   };
 

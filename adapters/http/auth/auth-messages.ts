@@ -2,24 +2,39 @@ import { Redirect } from '../kernel/replies.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { StopWithReply } from '../kernel/context.js';
 
-/** What the Auth pages tell visitors, in one place so an app's translations have one list to cover. */
+/**
+ * What the Auth pages tell visitors, as keys of the language files (`templates/lang/<locale>.json`,
+ * overridable by the app's `resources/lang`), in one place so a test can check every shipped
+ * language has each one. Read them through `ctx.lang.t(...)`: the sentence follows the
+ * request's locale.
+ */
 export const MESSAGES = {
-  failed: 'These credentials do not match our records.',
-  locked: (seconds: number) => `Too many login attempts. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-  resetLinkSent: 'If an account uses that address, we have emailed a link to reset its password.',
-  resetInvalid: 'This password reset link is invalid or has expired.',
-  passwordReset: 'Your password has been reset. You can log in with it now.',
-  wrongPassword: 'The provided password is incorrect.',
-  verificationSent: 'A new verification link has been sent to your email address.',
-  verificationInvalid: 'This verification link is invalid or has expired.',
-  verified: 'Thank you: your email address is verified.',
-  twoFactorRequired: 'Type the code from your authenticator app, or one of your recovery codes.',
-  twoFactorInvalid: 'The provided two-factor code was invalid.',
-  twoFactorExpired: 'The login took too long. Please log in again.',
+  failed: 'auth.message.failed',
+  /** A plural key: read with `ctx.lang.choice(MESSAGES.locked, seconds)`. */
+  locked: 'auth.message.locked',
+  emailTaken: 'auth.message.email_taken',
+  resetLinkSent: 'auth.message.reset_link_sent',
+  resetInvalid: 'auth.message.reset_invalid',
+  passwordReset: 'auth.message.password_reset',
+  wrongPassword: 'auth.message.wrong_password',
+  verificationSent: 'auth.message.verification_sent',
+  verificationInvalid: 'auth.message.verification_invalid',
+  verified: 'auth.message.verified',
+  twoFactorRequired: 'auth.message.two_factor_required',
+  twoFactorInvalid: 'auth.message.two_factor_invalid',
+  twoFactorExpired: 'auth.message.two_factor_expired',
+  twoFactorOn: 'auth.message.two_factor_on',
+  twoFactorOff: 'auth.message.two_factor_off',
+  twoFactorRestart: 'auth.message.two_factor_restart',
 } as const;
 
-/** Goes back to the form with one field's error, keeping what was typed (never passwords). */
-export function backWithError(ctx: RequestContext, field: string, message: string): never {
-  ctx.flashFormErrors({ [field]: [message] });
+/** The lockout sentence in the request's language ('… in 1 second', '… in 30 seconds'). */
+export function lockedMessage(ctx: RequestContext, seconds: number): string {
+  return ctx.lang.choice(MESSAGES.locked, seconds, { seconds });
+}
+
+/** Goes back to the form with one field's error (a message key), keeping what was typed (never passwords). */
+export function backWithError(ctx: RequestContext, field: string, messageKey: string): never {
+  ctx.flashFormErrors({ [field]: [ctx.lang.t(messageKey)] });
   throw new StopWithReply(Redirect.back());
 }

@@ -5,7 +5,7 @@ import type { RequestPasswordReset } from '../../../application/auth/request-pas
 import type { ResetPassword } from '../../../application/auth/reset-password.js';
 import type { VerifyEmail } from '../../../application/auth/verify-email.js';
 import { LoggedIn, LoggedOut } from '../../../domain/auth/events.js';
-import { backWithError, MESSAGES } from './auth-messages.js';
+import { backWithError, lockedMessage, MESSAGES } from './auth-messages.js';
 import { completeFirstStep } from './two-factor-routes.js';
 import type { TwoFactorServices } from './two-factor-routes.js';
 import { Routes } from '../../../domain/routing/routes.js';
@@ -53,7 +53,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
     const { attemptLogin, events } = services(ctx);
     const outcome = await attemptLogin.execute({ email: form.email, password: form.password, ip: ctx.ip });
     if (outcome.kind === 'locked') {
-      throw new HttpAbort(429, MESSAGES.locked(outcome.retryAfterSeconds), { 'retry-after': String(outcome.retryAfterSeconds) });
+      throw new HttpAbort(429, lockedMessage(ctx, outcome.retryAfterSeconds), { 'retry-after': String(outcome.retryAfterSeconds) });
     }
     if (outcome.kind === 'failed') backWithError(ctx, 'email', MESSAGES.failed);
     return completeFirstStep(ctx, { beginSecondStep: services(ctx).beginSecondStep, events }, { user: outcome.user, remember: form.remember, provider: null, redirectTo: options.redirectTo });
@@ -63,7 +63,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
     const form = await ctx.valid(register);
     const { registerUser: useCase, events } = services(ctx);
     const result = await useCase.execute(form);
-    if (result.kind === 'email-taken') backWithError(ctx, 'email', 'The email has already been taken.');
+    if (result.kind === 'email-taken') backWithError(ctx, 'email', MESSAGES.emailTaken);
     if (result.kind === 'invalid') backWithError(ctx, result.field, `The ${result.field} ${result.reason}.`);
     ctx.auth.login(result.user);
     if (options.onRegistered !== null) await options.onRegistered({ name: result.user.name, email: result.user.email, provider: null });
@@ -85,7 +85,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
     // would otherwise show).
     const requestReset = services(ctx).requestPasswordReset;
     ctx.afterResponse(() => requestReset.execute(form.email));
-    ctx.session.flash('status', MESSAGES.resetLinkSent);
+    ctx.session.flash('status', ctx.lang.t(MESSAGES.resetLinkSent));
     return Redirect.back();
   };
 
@@ -94,7 +94,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
     const result = await services(ctx).resetPassword.execute(form);
     if (result.kind === 'invalid-token') backWithError(ctx, 'email', MESSAGES.resetInvalid);
     if (result.kind === 'invalid-password') backWithError(ctx, 'password', `The password ${result.reason}.`);
-    ctx.session.flash('status', MESSAGES.passwordReset);
+    ctx.session.flash('status', ctx.lang.t(MESSAGES.passwordReset));
     return Redirect.route('login');
   };
 
@@ -108,10 +108,10 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
 
   const verify: Handler = async (ctx): Promise<Reply> => {
     const user = ctx.requireUser();
-    if (!ctx.hasValidSignature() || ctx.params.int('id') !== user.id) throw new HttpAbort(403, MESSAGES.verificationInvalid);
+    if (!ctx.hasValidSignature() || ctx.params.int('id') !== user.id) throw new HttpAbort(403, ctx.lang.t(MESSAGES.verificationInvalid));
     const result = await services(ctx).verifyEmail.execute(user.id, ctx.params.string('hash'));
-    if (result.kind === 'invalid') throw new HttpAbort(403, MESSAGES.verificationInvalid);
-    ctx.session.flash('status', MESSAGES.verified);
+    if (result.kind === 'invalid') throw new HttpAbort(403, ctx.lang.t(MESSAGES.verificationInvalid));
+    ctx.session.flash('status', ctx.lang.t(MESSAGES.verified));
     return Redirect.to(`${options.redirectTo}${options.redirectTo.includes('?') ? '&' : '?'}verified=1`);
   };
 
@@ -119,7 +119,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
     const user = ctx.requireUser();
     if (user.isVerified()) return Redirect.to(options.redirectTo);
     await services(ctx).mail.sendEmailVerification(user.record);
-    ctx.session.flash('status', MESSAGES.verificationSent);
+    ctx.session.flash('status', ctx.lang.t(MESSAGES.verificationSent));
     return Redirect.back();
   };
 

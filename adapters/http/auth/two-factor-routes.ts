@@ -14,7 +14,7 @@ import { HttpAbort } from '../kernel/http-error.js';
 import { Redirect, Toast, View, combine } from '../kernel/replies.js';
 import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
-import { backWithError, MESSAGES } from './auth-messages.js';
+import { backWithError, lockedMessage, MESSAGES } from './auth-messages.js';
 
 export interface TwoFactorServices {
   beginSecondStep: BeginSecondStep;
@@ -75,12 +75,12 @@ export function twoFactorRoutes(services: (ctx: RequestContext) => TwoFactorServ
     const outcome = await challengeTwoFactor.execute({ pending: ctx.session.get(PENDING_LOGIN_KEY), answer });
     switch (outcome.kind) {
       case 'locked':
-        throw new HttpAbort(429, MESSAGES.locked(outcome.retryAfterSeconds), { 'retry-after': String(outcome.retryAfterSeconds) });
+        throw new HttpAbort(429, lockedMessage(ctx, outcome.retryAfterSeconds), { 'retry-after': String(outcome.retryAfterSeconds) });
       case 'invalid':
         return backWithError(ctx, answer.kind === 'code' ? 'code' : 'recovery_code', MESSAGES.twoFactorInvalid);
       case 'expired':
         ctx.session.remove(PENDING_LOGIN_KEY);
-        ctx.session.flash('status', MESSAGES.twoFactorExpired);
+        ctx.session.flash('status', ctx.lang.t(MESSAGES.twoFactorExpired));
         return Redirect.route('login');
       case 'passed':
         ctx.session.remove(PENDING_LOGIN_KEY);
@@ -108,12 +108,12 @@ export function twoFactorRoutes(services: (ctx: RequestContext) => TwoFactorServ
     if (answer === null || answer.kind !== 'code') backWithError(ctx, 'code', MESSAGES.twoFactorRequired);
     const result = await services(ctx).confirmTwoFactor.execute({ userId: ctx.requireUser().id, code: answer.code });
     if (result.kind === 'invalid-code') backWithError(ctx, 'code', MESSAGES.twoFactorInvalid);
-    return combine(Redirect.route('two-factor.show'), Toast.success(result.kind === 'confirmed' ? 'Two-factor authentication is on.' : 'Start the setup again.'));
+    return combine(Redirect.route('two-factor.show'), Toast.success(ctx.lang.t(result.kind === 'confirmed' ? MESSAGES.twoFactorOn : MESSAGES.twoFactorRestart)));
   };
 
   const disable: Handler = async (ctx) => {
     await services(ctx).disableTwoFactor.execute({ userId: ctx.requireUser().id });
-    return combine(Redirect.route('two-factor.show'), Toast.success('Two-factor authentication is off.'));
+    return combine(Redirect.route('two-factor.show'), Toast.success(ctx.lang.t(MESSAGES.twoFactorOff)));
   };
 
   const regenerate: Handler = async (ctx) => {

@@ -36,13 +36,13 @@ export function notificationRoutes(services: (ctx: RequestContext) => Notificati
     const user = ctx.requireUser();
     const { store, clock } = services(ctx);
     const marked = await store.markRead(user.id, ctx.params.string('id'), clock.now());
-    return combine(Redirect.route('notifications'), marked ? Toast.success('Marked as read.') : Toast.error('That notification is not among your unread ones.'));
+    return combine(Redirect.route('notifications'), marked ? Toast.success(ctx.lang.t('notifications.message.marked')) : Toast.error(ctx.lang.t('notifications.message.not_unread')));
   };
   const readAll: Handler = async (ctx) => {
     const user = ctx.requireUser();
     const { store, clock } = services(ctx);
     const count = await store.markAllRead(user.id, clock.now());
-    return combine(Redirect.route('notifications'), Toast.success(`${count} notification${count === 1 ? '' : 's'} marked as read.`));
+    return combine(Redirect.route('notifications'), Toast.success(ctx.lang.choice('notifications.message.marked_all', count)));
   };
   return new Routes<Handler>()
     .get('/notifications', index)

@@ -13,6 +13,7 @@ import type { EventBus } from '../../../ports/event-bus.js';
 import { completeFirstStep } from '../auth/two-factor-routes.js';
 import { HttpAbort } from '../kernel/http-error.js';
 import { Redirect, Toast, combine, json } from '../kernel/replies.js';
+import { NEEDS_SESSION_KEY, translatedNotice, translatedSentence } from './oauth-messages.js';
 import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
 
@@ -43,7 +44,7 @@ function providerOf(ctx: RequestContext): string {
 function sessionVisitor(ctx: RequestContext): User | null {
   const user = ctx.user;
   if (user === null) return null;
-  if (user.viaToken) throw new HttpAbort(403, 'Signing in with a provider needs a browser session.');
+  if (user.viaToken) throw new HttpAbort(403, ctx.lang.t(NEEDS_SESSION_KEY));
   return user.record;
 }
 
@@ -65,9 +66,11 @@ function landingReply(landing: Landing, redirectTo: string): Redirect {
   }
 }
 
-function withNotice(reply: Redirect, notice: Notice | null): Reply {
+/** The notice as a toast in the request's language. */
+function withNotice(ctx: RequestContext, reply: Redirect, notice: Notice | null): Reply {
   if (notice === null) return reply;
-  return combine(reply, Toast.of(notice.level, notice.message));
+  const { level, message } = translatedNotice(ctx.lang, notice);
+  return combine(reply, Toast.of(level, message));
 }
 
 /**
@@ -89,7 +92,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (result.kind === 'failed') {
       ctx.log.warn('social sign-in could not start', { provider, reason: result.reason });
-      return withNotice(visitor === null ? Redirect.route('login') : Redirect.back(), { level: 'error', message: TRY_AGAIN });
+      return withNotice(ctx, visitor === null ? Redirect.route('login') : Redirect.back(), { level: 'error', message: TRY_AGAIN });
     }
     storePending(ctx, result.pending);
     return Redirect.to(result.url.href);
@@ -120,7 +123,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
         const details = { provider, reason: outcome.reason, ...(result.logReason === null ? {} : { detail: result.logReason }) };
         if (outcome.log === 'warn') ctx.log.warn('social sign-in failed', details);
         else ctx.log.info('social sign-in refused', details);
-        return withNotice(landingReply(outcome.landing, options.redirectTo), outcome.notice);
+        return withNotice(ctx, landingReply(outcome.landing, options.redirectTo), outcome.notice);
       }
       case 'log-in':
       case 'link-and-log-in':
@@ -142,7 +145,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
         return Redirect.intended(options.redirectTo);
       case 'link':
       case 'already-linked':
-        return withNotice(landingReply(outcome.landing, options.redirectTo), outcome.notice);
+        return withNotice(ctx, landingReply(outcome.landing, options.redirectTo), outcome.notice);
     }
   };
 
@@ -152,9 +155,9 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     const result = await services(ctx).unlinkProvider.execute({ userId: user.id, provider });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (ctx.isApiClient) {
-      return result.kind === 'unlinked' ? json({ provider, linked: false }) : json({ message: result.notice.message, provider, linked: true }, 409);
+      return result.kind === 'unlinked' ? json({ provider, linked: false }) : json({ message: translatedSentence(ctx.lang, result.notice.message), provider, linked: true }, 409);
     }
-    return withNotice(Redirect.route('account'), result.notice);
+    return withNotice(ctx, Redirect.route('account'), result.notice);
   };
 
   const signIn = new Routes<Handler>()

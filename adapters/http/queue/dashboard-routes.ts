@@ -49,13 +49,13 @@ export function queueDashboardRoutes(path: string, gate: string, services: (ctx:
     const { queue, clock } = services(ctx);
     const id = ctx.params.string('id');
     const count = await queue.retryFailed({ id }, clock.now());
-    return back(count === 1 ? `Job ${id} is queued again.` : `No failed job has the id ${id}.`, count === 1);
+    return back(ctx.lang.t(count === 1 ? 'queue.message.retried' : 'queue.message.unknown', { id }), count === 1);
   };
 
   const forget: Handler = async (ctx) => {
     const id = ctx.params.string('id');
     const forgotten = await services(ctx).queue.forgetFailed(id);
-    return back(forgotten ? `Job ${id} is deleted.` : `No failed job has the id ${id}.`, forgotten);
+    return back(ctx.lang.t(forgotten ? 'queue.message.forgotten' : 'queue.message.unknown', { id }), forgotten);
   };
 
   return new Routes<Handler>()

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { ReadStream } from 'node:fs';
 import { safeStorageKey } from '../../../domain/storage/storage-key.js';
+import { vouchForUpload } from '../../../domain/uploads/uploaded-file.js';
 import type { ImageDimensions, UploadedFile } from '../../../domain/uploads/uploaded-file.js';
 import type { StorageDisk } from '../../../ports/storage.js';
 import { mayShowInline } from '../kernel/replies.js';
@@ -44,6 +45,7 @@ export class Upload implements UploadedFile {
     this.sniffedType = init.sniffedType;
     this.sniffedExtension = init.sniffedExtension;
     this.dimensions = init.dimensions;
+    vouchForUpload(this);
   }
 
   /** The bytes, read from the temporary file. */

@@ -74,7 +74,7 @@ function fieldError(page: string, id: string): string | null {
 }
 
 function toast(page: string): string | null {
-  return /<li class="fw-toast fw-toast-success" role="status">([^<]+)</u.exec(page)?.[1] ?? null;
+  return /<div class="fw-toast fw-toast-success"><p class="fw-toast-text">([^<]+)</u.exec(page)?.[1] ?? null;
 }
 
 for (const engine of engines) {

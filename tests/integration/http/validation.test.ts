@@ -49,6 +49,7 @@ describe('ctx.valid() over a real socket', () => {
               return json({ ok: true, form });
             })
             .post('/admin-note', async (ctx) => json(await ctx.valid(adminOnly)))
+            .post('/posted-only', () => Redirect.back())
             .get('/search', async (ctx) => json(await ctx.valid(formSchema({ struct: object({ q: textField() }) }))))
             .get('/done', () => Redirect.to('/')),
         }),
@@ -82,6 +83,25 @@ describe('ctx.valid() over a real socket', () => {
     expect(page.text).not.toContain('short');
     const again = await client.get('/signup');
     expect(again.text).not.toContain('A very long name');
+  });
+
+  it('sends a form posted without a Referer back to its own page, with its errors', async () => {
+    // Browsers with Referrer-Policy: no-referrer send none: the page at the post's own address
+    // (GET /signup for POST /signup) is where the form was; / would lose the errors from view.
+    const client = server.client();
+    await client.get('/signup');
+    // The test client sends the last page as the Referer, as browsers do by default.
+    client.lastPage = null;
+    const failed = await client.post('/signup', { form: { ...good, age: 'ten' } });
+    expect(failed.status).toBe(303);
+    expect(failed.location).toBe('/signup');
+    const page = await client.get('/signup');
+    expect(page.text).toMatch(/class="age">The age field must be a whole number\./u);
+    // A post to an address with no page of its own still goes home.
+    client.lastPage = null;
+    const elsewhere = await client.post('/posted-only', { form: { note: 'x' } });
+    expect(elsewhere.status).toBe(303);
+    expect(elsewhere.location).toBe('/');
   });
 
   it('answers 422 with the errors as JSON for API clients and partial updates', async () => {

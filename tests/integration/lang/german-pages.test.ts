@@ -34,4 +34,20 @@ describe('APP_LOCALE=de', () => {
     expect(page).toContain('Das Feld name ist erforderlich.');
     expect(page).toContain('Das Feld email muss eine gültige E-Mail-Adresse sein.');
   });
+
+  it('says the Auth routes’ sentences in German: a failed login, the reset link’s status and the home page', async () => {
+    const client = server.client();
+    await client.get('/login');
+    await client.post('/login', { form: { email: 'nobody@example.com', password: 'wrong-password' }, headers: { referer: `${server.url}/login` } });
+    const login = (await client.get('/login')).text;
+    expect(login).toContain('Diese Zugangsdaten passen zu keinem unserer Konten.');
+    expect(login).not.toContain('These credentials');
+
+    await client.get('/forgot-password');
+    await client.post('/forgot-password', { form: { email: 'nobody@example.com' }, headers: { referer: `${server.url}/forgot-password` } });
+    expect((await client.get('/forgot-password')).text).toContain('Falls ein Konto diese Adresse verwendet, haben wir einen Link zum Zurücksetzen des Passworts dorthin geschickt.');
+
+    const home = (await server.client().get('/')).text;
+    expect(home).toContain('<h1>Es läuft!</h1>');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordLookupQuery } from '../../../../ports/record-lookup.js';
+import type { RecordLookupBatch } from '../../../../ports/record-lookup.js';
 import { validateForm } from '../../../../application/validation/validate-form.js';
 import type { FormServiceKey } from '../../../../application/validation/form-context.js';
 import { asIs, context } from './support.js';
@@ -35,18 +35,21 @@ describe('form request steps, outside HTTP (a CSV row, a command, a job)', () =>
     expect(result.kind).toBe('valid');
   });
 
-  it('database rules run after the others, together, and not for a field that already failed', async () => {
-    const asked: string[] = [];
+  it('database rules run after the others, batched into one query per rule and table, and not for a field that already failed', async () => {
+    const batches: string[][] = [];
     let inFlight = 0;
     let most = 0;
     const records = {
-      async exists(query: RecordLookupQuery): Promise<boolean> {
-        asked.push(String(query.value));
+      exists(): Promise<boolean> {
+        throw new Error('each value was asked on its own instead of in a batch');
+      },
+      async existsEach(batch: RecordLookupBatch): Promise<boolean[]> {
+        batches.push([batch.table, ...batch.probes.map(({ column, value }) => `${column}=${value}`)]);
         inFlight++;
         most = Math.max(most, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 5));
         inFlight--;
-        return false;
+        return batch.probes.map(({ value }) => value === 'taken' || value === 'books');
       },
     };
     const result = await validateForm(
@@ -56,14 +59,42 @@ describe('form request steps, outside HTTP (a CSV row, a command, a job)', () =>
           v.field('a').unique('users', 'email').email();
           v.field('b').unique('users', 'email');
           v.field('c').unique('users', 'email');
+          v.field('d').unique('users', 'name');
+          v.each('tags', (tag) => tag.exists('categories', 'slug'));
         },
       },
-      { a: 'not an email', b: 'b@example.com', c: 'c@example.com' },
+      { a: 'not an email', b: 'b@example.com', c: 'c@example.com', d: 'taken', tags: ['books', 'films', 'books', 'films'] },
       context({ records }),
     );
-    expect(result).toEqual({ kind: 'invalid', errors: { a: ['The a field must be a valid email address.'] } });
-    expect(asked).toEqual(['b@example.com', 'c@example.com']);
+    expect(result).toEqual({
+      kind: 'invalid',
+      errors: {
+        a: ['The a field must be a valid email address.'],
+        d: ['The d has already been taken.'],
+        'tags.1': ['The selected tags item 2 is invalid.'],
+        'tags.3': ['The selected tags item 4 is invalid.'],
+      },
+    });
+    // One query per rule and table, each value once; the two tables asked at the same time.
+    expect(batches).toEqual([
+      ['users', 'email=b@example.com', 'email=c@example.com', 'name=taken'],
+      ['categories', 'slug=books', 'slug=films'],
+    ]);
     expect(most).toBe(2);
+  });
+
+  it('keeps each unique rule’s ignored row with its own lookup in the one query', async () => {
+    const batches: unknown[] = [];
+    const records = {
+      exists: () => Promise.reject(new Error('not batched')),
+      existsEach: (batch: RecordLookupBatch) => (batches.push(batch.probes.map((probe) => probe.ignore ?? null)), Promise.resolve(batch.probes.map(() => false))),
+    };
+    await validateForm(
+      { shape: asIs, rules: (v) => (v.field('a').unique('users', 'email').ignore(1), void v.field('b').unique('users', 'email').ignore(2)) },
+      { a: 'a@example.com', b: 'b@example.com' },
+      context({ records }),
+    );
+    expect(batches).toEqual([[{ column: 'id', value: 1 }, { column: 'id', value: 2 }]]);
   });
 
   it('reports every field at once', async () => {

@@ -8,6 +8,7 @@ import type { FieldRules } from '../../../../application/validation/field-rules.
 import { defineRule } from '../../../../domain/validation/rules.js';
 import { Dimensions } from '../../../../domain/validation/uploaded-file.js';
 import type { UploadedFile } from '../../../../domain/validation/uploaded-file.js';
+import { vouchForUpload } from '../../../../domain/validation/uploaded-file.js';
 import { english, german } from '../../../support/lang.js';
 import { errorsOf } from './support.js';
 
@@ -23,14 +24,15 @@ interface Row {
 
 const x = (chain: (rules: FieldRules) => void) => (v: Validator) => chain(v.field('x'));
 
-const upload = (overrides: Partial<UploadedFile>): UploadedFile => ({
-  originalName: 'photo.png',
-  size: 2048,
-  sniffedType: 'image/png',
-  sniffedExtension: 'png',
-  dimensions: { width: 100, height: 50 },
-  ...overrides,
-});
+const upload = (overrides: Partial<UploadedFile>): UploadedFile =>
+  vouchForUpload({
+    originalName: 'photo.png',
+    size: 2048,
+    sniffedType: 'image/png',
+    sniffedExtension: 'png',
+    dimensions: { width: 100, height: 50 },
+    ...overrides,
+  });
 const png = upload({});
 // Named .png by the client, but its bytes are a PDF: the rules go by the bytes.
 const pdf = upload({ originalName: 'photo.png', sniffedType: 'application/pdf', sniffedExtension: 'pdf', dimensions: null });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitsDimensions, isImage, isUploadedFile, matchesTypes, withinKilobytes } from '../../../../domain/uploads/uploaded-file.js';
+import { fitsDimensions, isImage, isUploadedFile, matchesTypes, vouchForUpload, withinKilobytes } from '../../../../domain/uploads/uploaded-file.js';
 import type { UploadedFile } from '../../../../domain/uploads/uploaded-file.js';
 
 function file(overrides: Partial<UploadedFile> = {}): UploadedFile {
-  return { originalName: 'a.png', size: 2048, sniffedType: 'image/png', sniffedExtension: 'png', dimensions: { width: 300, height: 200 }, ...overrides };
+  return vouchForUpload({ originalName: 'a.png', size: 2048, sniffedType: 'image/png', sniffedExtension: 'png', dimensions: { width: 300, height: 200 }, ...overrides });
 }
 
 const TEXT = file({ originalName: 'a.csv', sniffedType: null, sniffedExtension: null, dimensions: null });
@@ -78,6 +78,12 @@ describe('file checks for the file rules', () => {
     expect(isUploadedFile(file())).toBe(true);
     expect(isUploadedFile(TEXT)).toBe(true);
     for (const value of ['a.png', null, 3, {}, { originalName: 'a', size: '3' }, [file()]]) expect(isUploadedFile(value)).toBe(false);
+  });
+
+  it('isUploadedFile refuses data that only looks like a file: parsed JSON can never pass image or mimes', () => {
+    const typed = JSON.parse('{"originalName":"a.png","size":10,"sniffedType":"image/png","sniffedExtension":"png","dimensions":{"width":1,"height":1}}') as unknown;
+    expect(isUploadedFile(typed)).toBe(false);
+    expect(isUploadedFile({ ...file() })).toBe(false);
   });
 
   it('property: the checks never throw, whatever the facts and constraints', () => {
