@@ -429,6 +429,16 @@ export class Session {
     return url;
   }
 
+  /**
+   * What the session holds now, for the local request inspector (which compares it before and
+   * after the handler): stored values, values flashed for the next request (or, before the
+   * handler, those flashed by the previous one), and the signed-in user. Copies, read-only.
+   */
+  inspect(): { values: Record<string, JsonValue>; flash: Record<string, JsonValue>; userId: number | null } {
+    const flash = new Map([...this.#flashOld, ...this.#flashNew]);
+    return { values: Object.fromEntries(this.#values), flash: Object.fromEntries(flash), userId: this.#user?.id ?? null };
+  }
+
   // --- Lifecycle -----------------------------------------------------------------------------
 
   /**

@@ -16,6 +16,7 @@ import { HttpAbort } from '../kernel/http-error.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
 import { toWire } from '../kernel/wire.js';
+import { LIVE_HEADERS, LIVE_PATH } from '../dev-tools/live-reload.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
 import { uploadRefusal } from '../uploads/upload-refusal.js';
 import type { WireResponse } from '../kernel/wire.js';
@@ -85,6 +86,8 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
     }
     // Stage 4: the framework's own answers, for any Host.
     if (method === 'GET' || method === 'HEAD') {
+      // The live-reload stream, only while debugging locally (no devTools otherwise: a 404).
+      if (method === 'GET' && path === LIVE_PATH && options.devTools !== undefined) return { status: 200, headers: new Map(Object.entries(LIVE_HEADERS)), cookies: [], body: { kind: 'stream', stream: options.devTools.live().connect() } };
       if (path === '/health') {
         const health = await toWire({ status: 'ok' }, wireOptions);
         health.headers.set('cache-control', 'no-store');

@@ -13,6 +13,7 @@ import { hapiErrorPages } from './hapi-errors.js';
 import { rawBodyRoutes } from './raw-body-routes.js';
 import { bodyLimitStage, formTooLargeAnswers } from './stages/body-limit.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
+import { liveReloadRoute } from './stages/live-reload-route.js';
 import { accessLogStage } from './stages/access-log.js';
 import { securityHeadersStage } from './stages/security-headers.js';
 import { trustedHostsStage } from './stages/trusted-hosts.js';
@@ -53,6 +54,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
+  if (options.devTools !== undefined) liveReloadRoute(server, options.devTools);
   uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => options.clock.now(), translator: options.forms.translator });
   const storage = options.storage;
   if (storage !== undefined) storageRoutes(server, { storage, publicFolders: options.publicStorage ?? [], signing: { key: options.keys.signedUrls, clock: options.clock } });

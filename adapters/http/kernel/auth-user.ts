@@ -40,6 +40,11 @@ export class AuthUser {
     return this.policy.hasRole(this.record, role);
   }
 
+  /** Every role the user holds; empty when the app's policy cannot list them. */
+  async roles(): Promise<readonly string[]> {
+    return (await this.policy.rolesOf?.(this.record)) ?? [];
+  }
+
   hasPermission(permission: string): Promise<boolean> {
     return this.policy.hasPermission(this.record, permission);
   }

@@ -24,6 +24,7 @@ import type { Lang } from '../../../domain/lang/lang.js';
 import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
+import type { ValidationResult } from '../validation/validate.js';
 import type { KernelRequest } from './request.js';
 import type { Sealer } from './sealer.js';
 import { guardReply } from './guard-replies.js';
@@ -240,10 +241,19 @@ export class KernelContext implements RequestContext {
     return findBoundRow(this, this.shared.records, model, param);
   }
 
-  async valid<T>(schema: FormSchema<T>): Promise<T> {
-    const input = this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.body() ?? {});
+  /** This request's input (the query for GET and HEAD, else the body) through a form's steps, without answering. */
+  validation<T>(schema: FormSchema<T>): Promise<ValidationResult<T>> {
     const user = this.signedIn === null ? null : { id: this.signedIn.id, passwordHash: this.signedIn.record.passwordHash };
-    const result = await validate(schema, input, { ...this.shared.forms, user, lang: this.lang, services: (key) => this.service(key) });
+    return validate(schema, this.formInput(), { ...this.shared.forms, user, lang: this.lang, services: (key) => this.service(key) });
+  }
+
+  private formInput(): unknown {
+    return this.method === 'GET' || this.method === 'HEAD' ? this.query : (this.body() ?? {});
+  }
+
+  async valid<T>(schema: FormSchema<T>): Promise<T> {
+    const input = this.formInput();
+    const result = await this.validation(schema);
     if (result.kind === 'valid') return result.value;
     if (result.kind === 'forbidden') throw new HttpAbort(403, '');
     if (this.isApiClient || this.hx.request) {

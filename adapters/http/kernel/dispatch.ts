@@ -11,6 +11,8 @@ import type { Stage } from './pipeline.js';
 import { answerPreflight, routeCorsLayers } from './cors.js';
 import { HttpAbort } from './http-error.js';
 import { withEtag } from './stages/etag.js';
+import { LIVE_VALIDATION_HEADER, answerLiveValidation, liveForm } from './live-validation.js';
+import type { FormSchema } from '../validation/form-schema.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
 import type { KernelRequest } from './request.js';
@@ -58,6 +60,8 @@ interface RoutePlan {
   /** A webhook's callers keep no cookies: a session it starts is not sent. */
   persistNewSession: boolean;
   etag: boolean;
+  /** The form `liveValidation(...)` names, answered in the handler's place for `X-Fw-Validate`. */
+  liveForm: FormSchema<unknown> | null;
 }
 
 /** Each route's plan: made for every route of the table at start, kept by route. */
@@ -73,6 +77,7 @@ function routePlans(options: DispatchOptions): (route: Route<Handler>) => RouteP
         csrfExempt: webhook || kinds.has('csrf-off'),
         persistNewSession: !webhook,
         etag: kinds.has('etag'),
+        liveForm: liveForm(route.layers),
       };
       plans.set(route, plan);
     }
@@ -121,8 +126,11 @@ export function dispatcher(options: DispatchOptions): Dispatch {
         layers = plan.layers;
         const target = route.target;
         const context = ctx;
+        const validating = headerText(request.headers[LIVE_VALIDATION_HEADER]);
         handler =
-          target.kind === 'handler'
+          validating !== undefined
+            ? () => answerLiveValidation(context, plan.liveForm, validating)
+            : target.kind === 'handler'
             ? async () => target.handler(context)
             : target.kind === 'view'
               ? () => Promise.resolve(View.make(target.template))
@@ -135,7 +143,9 @@ export function dispatcher(options: DispatchOptions): Dispatch {
         layers = fallbackLayers;
         const fallback = match.fallback.handler;
         const context = ctx;
-        handler = async () => fallback(context);
+        // A fallback validates no form: a live-validation request is refused, not handled.
+        const validating = headerText(request.headers[LIVE_VALIDATION_HEADER]);
+        handler = validating !== undefined ? () => answerLiveValidation(context, null, validating) : async () => fallback(context);
         break;
       }
       case 'method-not-allowed':

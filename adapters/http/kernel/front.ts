@@ -30,14 +30,14 @@ export function startRequest(options: FrontOptions, remoteAddress: string | unde
   const nonce = Buffer.from(options.random.bytes(16)).toString('base64');
   const incoming = headers['x-request-id'];
   const requestId = acceptRequestId(typeof incoming === 'string' ? incoming : undefined) ?? newRequestId(options.random.bytes(16));
+  const xForwardedFor = headerText(headers['x-forwarded-for']);
+  const forwarded = headerText(headers['forwarded']);
   return {
     nonce,
-    clientIp: clientIp({
-      remoteAddress,
-      xForwardedFor: headerText(headers['x-forwarded-for']),
-      forwarded: headerText(headers['forwarded']),
-      trustedProxies: options.trustedProxies,
-    }),
+    clientIp:
+      xForwardedFor === undefined && forwarded === undefined
+        ? socketClientIp(remoteAddress, options.trustedProxies)
+        : clientIp({ remoteAddress, xForwardedFor, forwarded, trustedProxies: options.trustedProxies }),
     requestId,
     log: options.logger.child({ requestId }),
     startedAt: performance.now(),
@@ -46,13 +46,34 @@ export function startRequest(options: FrontOptions, remoteAddress: string | unde
 }
 
 /**
+ * Without forwarding headers the client is the socket's peer, whoever the trusted proxies are:
+ * its canonical text is remembered per address (parsing and formatting it was a tenth of the
+ * framework's own time on `/health`, docs/performance.md). A few addresses make most requests
+ * (a proxy, a load balancer); the memo is bounded all the same.
+ */
+const socketAddresses = new Map<string, string | null>();
+const SOCKET_ADDRESSES = 1024;
+
+function socketClientIp(remoteAddress: string | undefined, trustedProxies: TrustedProxies): string | null {
+  if (remoteAddress === undefined) return clientIp({ remoteAddress, trustedProxies });
+  let known = socketAddresses.get(remoteAddress);
+  if (known === undefined) {
+    known = clientIp({ remoteAddress, trustedProxies });
+    if (socketAddresses.size >= SOCKET_ADDRESSES) socketAddresses.clear();
+    socketAddresses.set(remoteAddress, known);
+  }
+  return known;
+}
+
+/**
  * Stages 1 and 3 on the way out: the security headers and the request id on every response
  * (pages, errors, files and `/health` alike). A 304 answers a cached page whose nonce is long
  * gone: it carries no policy.
  */
 export function frontHeaders(state: RequestState, https: boolean, status: number): Record<string, string> {
-  const headers: Record<string, string> = { ...securityHeaders({ https, nonce: state.nonce }), 'x-request-id': state.requestId };
+  const headers = securityHeaders({ https, nonce: state.nonce });
   if (status === 304) delete headers['content-security-policy'];
+  headers['x-request-id'] = state.requestId;
   return headers;
 }
 

@@ -3,12 +3,21 @@
  * product')`). The message is shown as it is, so it must not carry internal details.
  */
 export class HttpAbort extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    // A 4xx is an answer, not a fault: nobody reads its stack, and capturing one was the
+    // largest single cost of a 404 (docs/performance.md). A 5xx keeps it for the log.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    this.status = status;
+    this.headers = headers;
     this.name = 'HttpAbort';
     if (!Number.isInteger(status) || status < 400 || status > 599) throw new TypeError(`abort needs a 4xx or 5xx status, got ${status}`);
   }

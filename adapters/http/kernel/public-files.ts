@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 
 export interface PublicFile {
@@ -17,6 +17,7 @@ export interface PublicFile {
  */
 export class PublicFiles {
   private readonly hashes = new Map<string, { mtimeMs: number; hash: string }>();
+  private readonly listed = new Map<string, string[]>();
   private readonly looked = new Map<string, PublicFile | null>();
 
   /**
@@ -26,11 +27,47 @@ export class PublicFiles {
   constructor(
     private readonly roots: readonly string[],
     private readonly watch = true,
+    /**
+     * Single files served at a URL path from outside the folders, after them (so an app's own
+     * file at that path still wins): the framework's copy of htmx, read straight from the
+     * pinned npm package, so the file served is always the package's.
+     */
+    private readonly mounted: ReadonlyMap<string, string> = new Map(),
   ) {}
+
+  /**
+   * The names of the files directly in a folder of the public folders (`fw/ui`), the union
+   * over every root, sorted; hidden files left out. Used by `fw_ui()` to link each stylesheet.
+   */
+  list(urlDir: string): string[] {
+    // Outside local development the folders do not change: every page calls this through
+    // fw_ui(), so read each folder once, as lookup() and assetUrl() do for files.
+    const cached = this.watch ? undefined : this.listed.get(urlDir);
+    if (cached !== undefined) return cached;
+    const names = this.readList(urlDir);
+    if (!this.watch) this.listed.set(urlDir, names);
+    return names;
+  }
+
+  private readList(urlDir: string): string[] {
+    const dir = urlDir.replace(/^\/+|\/+$/gu, '');
+    if (dir.split('/').some((segment) => segment.startsWith('.') || segment === '')) return [];
+    const names = new Set<string>();
+    for (const root of this.roots) {
+      const absolute = normalize(join(root, dir));
+      if (!absolute.startsWith(root + sep)) continue;
+      try {
+        for (const entry of readdirSync(absolute, { withFileTypes: true })) if (entry.isFile() && !entry.name.startsWith('.')) names.add(entry.name);
+      } catch {
+        // This root has no such folder.
+      }
+    }
+    return [...names].sort();
+  }
 
   /** The file a URL path names, from the first folder that has it. */
   lookup(urlPath: string): PublicFile | null {
-    if (this.watch || this.roots.length === 0) return this.find(urlPath);
+    if (this.watch || (this.roots.length === 0 && this.mounted.size === 0)) return this.find(urlPath);
     let found = this.looked.get(urlPath);
     if (found === undefined) {
       // Bounded, since scanners ask for endless made-up paths.
@@ -42,6 +79,18 @@ export class PublicFiles {
   }
 
   private find(urlPath: string): PublicFile | null {
+    const found = this.findInRoots(urlPath);
+    if (found !== null) return found;
+    const mounted = this.mounted.get(urlPath);
+    if (mounted === undefined) return null;
+    try {
+      return { absolutePath: mounted, size: statSync(mounted).size };
+    } catch {
+      return null;
+    }
+  }
+
+  private findInRoots(urlPath: string): PublicFile | null {
     if (this.roots.length === 0 || urlPath === '/' || urlPath.length > 1024) return null;
     let decoded: string;
     try {

@@ -8,12 +8,24 @@ import type { Storage, StorageDisk } from '../../../ports/storage.js';
 import type { SetCookie } from './cookies.js';
 import { HttpAbort } from './http-error.js';
 
+/** Where an out-of-band piece goes (htmx's swap styles that use the piece's content). */
+export type OobSwap = 'innerHTML' | 'beforeend' | 'afterbegin' | 'beforebegin' | 'afterend';
+
+/** A piece of a partial-update answer for another place of the page: `View.also(...)`. */
+export interface OobPiece {
+  /** A CSS selector of the element(s) on the page, e.g. `#cart-count`. */
+  readonly target: string;
+  readonly view: View;
+  readonly swap: OobSwap;
+}
+
 export class View {
   private constructor(
     readonly template: string,
     readonly data: Record<string, unknown>,
     readonly block: string | null,
     readonly status: number,
+    readonly pieces: readonly OobPiece[] = [],
   ) {}
 
   /** A page rendered from `template` with the view globals plus `data`. */
@@ -23,11 +35,23 @@ export class View {
 
   /** Only this `{% block %}` of the template: the answer to a partial-update request. */
   fragment(block: string): View {
-    return new View(this.template, this.data, block, this.status);
+    return new View(this.template, this.data, block, this.status, this.pieces);
   }
 
   withStatus(status: number): View {
-    return new View(this.template, this.data, this.block, status);
+    return new View(this.template, this.data, this.block, status, this.pieces);
+  }
+
+  /**
+   * An out-of-band piece: with a partial-update request, `piece` is rendered too and htmx puts
+   * it into the page's element(s) matching `target` (`hx-swap-oob`), besides the main answer:
+   * `View.make('cart.html', data).fragment('line').also('#cart-count', View.make('cart.html', data).fragment('count'))`.
+   * A full page (an ordinary request) leaves the pieces out: it has them in place already.
+   * The piece's HTML is flow content (wrapped in a `<div>` on the wire): table rows need their table.
+   */
+  also(target: string, piece: View, swap: OobSwap = 'innerHTML'): View {
+    if (target.trim() === '') throw new TypeError('View.also needs the selector of the element to update');
+    return new View(this.template, this.data, this.block, this.status, [...this.pieces, { target, view: piece, swap }]);
   }
 }
 
