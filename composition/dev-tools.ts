@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Container } from 'inversify';
+import { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
+import { RecordingLogger } from '../adapters/http/dev-tools/recording-logger.js';
+import { RecordingMailer } from '../adapters/http/dev-tools/recording-mailer.js';
+import type { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
+import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
+import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
+import type { Logger } from '../ports/logger.js';
+import type { Config } from './config.js';
+import { id, TOKENS } from './tokens.js';
+
+/** Spec 001: live reload and the request inspector exist only with APP_DEBUG on and APP_ENV=local. */
+export function devToolsEnabled(config: Config): boolean {
+  return config.app.debug && config.app.env === 'local';
+}
+
+/**
+ * The folders whose changes reload the pages: the app's `resources/` (views, stylesheets) and
+ * `public/`, the framework's templates and public files. Only those that exist, once each.
+ */
+export function watchFolders(root: string, frameworkRoot: string): string[] {
+  const folders = [join(root, 'resources'), join(root, 'public'), FRAMEWORK_TEMPLATES, join(frameworkRoot, 'public')];
+  return [...new Set(folders)].filter((folder) => existsSync(folder));
+}
+
+/** The app's dev tools, or null (production, tests, anything but local debugging): then nothing of them is made. */
+export function createDevTools(config: Config, parts: { root: string; frameworkRoot: string; logger: Logger; origin: AsyncRequestOrigin }): DevTools | null {
+  if (!devToolsEnabled(config)) return null;
+  return new DevTools({
+    currentRequestId: () => parts.origin.current()?.requestId ?? null,
+    watchFolders: watchFolders(parts.root, parts.frameworkRoot),
+    logger: parts.logger,
+    appUrl: config.app.url,
+  });
+}
+
+/** The logger whose lines the inspector also keeps. */
+export function recordingLogger(logger: Logger, devTools: DevTools): Logger {
+  return new RecordingLogger(logger, devTools.inspector);
+}
+
+/**
+ * What the inspector hears besides log lines and SQL: every mail the mailer hands over and
+ * every event published (a listener on `Object`, the class every event is an instance of).
+ */
+export function recordMailAndEvents(container: Container, devTools: DevTools): void {
+  container.onActivation(id(TOKENS.mailer), (_context, mailer) => new RecordingMailer(mailer, devTools.inspector));
+  // The container's own hook closes an SMTP mailer it finds; this one closes the one inside.
+  container.onDeactivation(id(TOKENS.mailer), (mailer) => (mailer instanceof RecordingMailer && mailer.inner instanceof SmtpMailer ? mailer.inner.close() : undefined));
+  const bus = container.get(id(TOKENS.eventBus));
+  if (bus instanceof InProcessEventBus) bus.listen(Object, (event) => devTools.inspector.recordEvent(event));
+}
