@@ -9,4 +9,6 @@ export interface AccessPolicy {
   allows(user: User, ability: string, resource?: unknown): Promise<boolean>;
   hasRole(user: User, role: string): Promise<boolean>;
   hasPermission(user: User, permission: string): Promise<boolean>;
+  /** Every role the user holds (`auth.roles` in views); a policy that cannot list them leaves this out. */
+  rolesOf?(user: User): Promise<readonly string[]>;
 }

@@ -13,7 +13,7 @@ export type NamesOf = (user: User) => readonly string[] | Promise<readonly strin
  */
 export class RegisteredAccessPolicy implements AccessPolicy {
   private readonly gates = new Map<string, Gate>();
-  private rolesOf: NamesOf | null = null;
+  private roleLookup: NamesOf | null = null;
   private permissionsOf: NamesOf | null = null;
 
   define(ability: string, gate: Gate): this {
@@ -24,7 +24,7 @@ export class RegisteredAccessPolicy implements AccessPolicy {
   }
 
   roles(lookup: NamesOf): this {
-    this.rolesOf = lookup;
+    this.roleLookup = lookup;
     return this;
   }
 
@@ -40,7 +40,11 @@ export class RegisteredAccessPolicy implements AccessPolicy {
   }
 
   async hasRole(user: User, role: string): Promise<boolean> {
-    return this.rolesOf !== null && (await this.rolesOf(user)).includes(role);
+    return this.roleLookup !== null && (await this.roleLookup(user)).includes(role);
+  }
+
+  async rolesOf(user: User): Promise<readonly string[]> {
+    return this.roleLookup === null ? [] : [...(await this.roleLookup(user))];
   }
 
   async hasPermission(user: User, permission: string): Promise<boolean> {

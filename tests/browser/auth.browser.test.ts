@@ -1,13 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAMEWORK_ROOT } from '../../composition/app.js';
 import { TestApp } from '../../composition/testing.js';
 import type { TestServer } from '../../composition/testing.js';
 import { describeInChromium, launchChromium, watchCspViolations } from '../support/chromium.js';
+// Committed screenshots (the README shows them) are rewritten only with UPDATE_SCREENSHOTS=1,
+// from the SQLite run only (the pages are the same on PostgreSQL).
+import { screenshotPath } from '../support/screenshots.js';
 import { useEngines, useTempDir } from '../support/databases.js';
 
 /**
@@ -26,11 +28,6 @@ declare const document: {
 };
 declare function getComputedStyle(element: InPageElement): { borderTopLeftRadius: string; outlineStyle: string; outlineWidth: string; outlineColor: string };
 
-/**
- * Committed: the README shows them. Rewritten by every run, from the SQLite one only (the pages
- * are the same on PostgreSQL); unchanged pixels give unchanged files.
- */
-const SCREENSHOTS = join(FRAMEWORK_ROOT, 'docs', 'screenshots');
 const DESKTOP = { width: 1280, height: 800 };
 const MOBILE = { width: 390, height: 844 };
 const USER = { name: 'Ada Lovelace', email: 'ada@example.com', password: 'correct horse battery staple' };
@@ -90,7 +87,7 @@ describeInChromium('the Auth pages in Chromium', () => {
 
       async function screenshot(page: Page, name: string): Promise<void> {
         if (engine.name !== 'sqlite') return;
-        await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, caret: 'hide' });
+        await page.screenshot({ path: screenshotPath(name), fullPage: true, caret: 'hide' });
       }
 
       async function noHorizontalScrollAt360(page: Page): Promise<void> {
@@ -102,7 +99,6 @@ describeInChromium('the Auth pages in Chromium', () => {
       }
 
       beforeAll(async () => {
-        mkdirSync(SCREENSHOTS, { recursive: true });
         const app = TestApp.create({ root: join(dir(), engine.name), environment: { DATABASE_URL: engine.url(), MAIL_URL: 'log:' } });
         server = await app.serve();
         browser = await launchChromium(join(dir(), engine.name, 'chromium-profile'));
@@ -119,7 +115,8 @@ describeInChromium('the Auth pages in Chromium', () => {
         for (const path of ['/login', '/register']) {
           await page.goto(url(path));
           // The stylesheet is the framework's, through asset(), and it applied.
-          expect(await page.locator('link[rel="stylesheet"]').getAttribute('href')).toMatch(/^\/fw\/fw\.css\?v=[0-9a-f]{12}$/u);
+          // (fw_ui() adds the kit's stylesheets after it.)
+          expect(await page.locator('link[rel="stylesheet"]').first().getAttribute('href')).toMatch(/^\/fw\/fw\.css\?v=[0-9a-f]{12}$/u);
           expect(await page.evaluate(() => getComputedStyle(document.querySelector('.fw-card')!).borderTopLeftRadius)).toBe('12px');
           await screenshot(page, `${path.slice(1)}-mobile`);
           await noHorizontalScrollAt360(page);
@@ -247,7 +244,8 @@ describeInChromium('the Auth pages in Chromium', () => {
         await page.getByLabel('Email').fill(email);
         await page.getByRole('button', { name: 'Email me a reset link' }).click();
         await page.waitForURL(url('/forgot-password'));
-        await expect.poll(() => page.getByRole('status').isVisible()).toBe(true);
+        // The page's own status message (the toasts region is a status too).
+        await expect.poll(() => page.locator('.fw-status-message[role="status"]').isVisible()).toBe(true);
 
         await page.goto(url(await linkOf('Reset your password', email)));
         expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Choose a new password');

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevIdentityProvider } from '../../adapters/oauth/dev-identity-provider.js';
 import type { DevIdentityProvider } from '../../adapters/oauth/dev-identity-provider.js';
-import { FRAMEWORK_ROOT } from '../../composition/app.js';
+import { screenshotPath } from '../support/screenshots.js';
 import { TestApp } from '../../composition/testing.js';
 import type { TestServer } from '../../composition/testing.js';
 import { TOKENS } from '../../composition/tokens.js';
@@ -15,8 +14,7 @@ import { randomToken } from '../../domain/oauth/pkce.js';
 import { describeInChromium, launchChromium, watchCspViolations } from '../support/chromium.js';
 import { useEngines, useTempDir } from '../support/databases.js';
 
-/** Rewritten by every run, from the SQLite one only (the pages are the same on PostgreSQL). */
-const SCREENSHOTS = join(FRAMEWORK_ROOT, 'docs', 'screenshots');
+// Committed screenshots are rewritten only with UPDATE_SCREENSHOTS=1 (tests/support/screenshots.ts).
 const DESKTOP = { width: 1280, height: 800 };
 /** Any name signs in at the dev provider; this one is `grace@example.test`, verified. */
 const LOGIN = 'grace';
@@ -69,11 +67,10 @@ describeInChromium('social login in Chromium, against a real OpenID provider', (
 
       async function screenshot(page: Page, name: string): Promise<void> {
         if (engine.name !== 'sqlite') return;
-        await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, caret: 'hide' });
+        await page.screenshot({ path: screenshotPath(name), fullPage: true, caret: 'hide' });
       }
 
       beforeAll(async () => {
-        mkdirSync(SCREENSHOTS, { recursive: true });
         // APP_URL must be the address the browser uses: the provider redirects to APP_URL's callback.
         const port = await freePort();
         appOrigin = `http://127.0.0.1:${port}`;

@@ -63,8 +63,11 @@ export async function watchCspViolations(browser: BrowserContext, report: (pageU
   });
 }
 
-/** Chromium with a fresh profile in `userDataDir` (no cookies, cache or settings of an earlier run). */
-export async function launchChromium(userDataDir: string): Promise<BrowserContext> {
+/**
+ * Chromium with a fresh profile in `userDataDir` (no cookies, cache or settings of an earlier run).
+ * `javaScript: false` for checking that pages do their basic job without scripts.
+ */
+export async function launchChromium(userDataDir: string, options: { javaScript?: boolean } = {}): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium is missing at ${CHROMIUM_PATH}; CI installs it (.ci/run: apt-get install chromium)`);
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
@@ -74,5 +77,6 @@ export async function launchChromium(userDataDir: string): Promise<BrowserContex
     deviceScaleFactor: 1,
     colorScheme: 'light',
     reducedMotion: 'reduce',
+    javaScriptEnabled: options.javaScript ?? true,
   });
 }

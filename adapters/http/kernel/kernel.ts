@@ -1,3 +1,4 @@
+import { mountedClientFiles } from './client-assets.js';
 import type { AppKeys } from '../../../domain/security/app-keys.js';
 import type { TrustedProxies } from '../../../domain/security/client-ip.js';
 import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
@@ -36,10 +37,12 @@ import { sessionStage } from './stages/session.js';
 import type { LimiterRule } from './stages/throttle.js';
 import { timeoutStage } from './stages/timeout.js';
 import { userStage } from './stages/user.js';
+import { formPageOf } from './form-page.js';
 import { viewsStage } from './stages/views.js';
 import { viewGlobals } from './view-globals.js';
 import type { AppInfo, SharedValue } from './view-globals.js';
 import { webhookPaths } from './webhook-routes.js';
+import type { DevTools } from '../dev-tools/dev-tools.js';
 
 export interface KernelOptions {
   app: AppInfo;
@@ -98,6 +101,8 @@ export interface KernelOptions {
   publicStorage?: readonly { urlPath: string; root: string }[];
   /** Where uploads wait while their request runs (UPLOAD_TMP_DIR); the system's temporary folder by default. */
   uploadTempDir?: string;
+  /** APP_DEBUG on with APP_ENV=local only: live reload (`/_fw/live`) and the request inspector (`/_fw/debug`). */
+  devTools?: DevTools | undefined;
 }
 
 /** What an error page made by the transport knows of its request. */
@@ -142,7 +147,7 @@ export function createKernel(options: KernelOptions): Kernel {
   const https = options.app.url.startsWith('https://');
   const renderer = options.renderer;
   const errors = new ErrorResponder(renderer, options.debugPages);
-  const publicFiles = new PublicFiles(options.publicDirs, options.watchFiles);
+  const publicFiles = new PublicFiles(options.publicDirs, options.watchFiles, mountedClientFiles());
   const sealer = options.sealer;
   const appOrigin = new URL(options.app.url).origin;
   const storage = options.storage;
@@ -160,7 +165,9 @@ export function createKernel(options: KernelOptions): Kernel {
       : new DatabaseSessionDriver(options.sessionStore, options.random, options.sessionLifetimeMinutes, options.logger);
   const frameworkStages = [
     sessionStage({ driver, clock: options.clock, random: options.random }),
-    viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin }),
+    // The request inspector (local debugging only) sees the session as it came and as it goes.
+    ...(options.devTools?.stages() ?? []),
+    viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin, formPage: (request) => formPageOf(options.table, request) }),
     // The user and CSRF stages run inside the views stage (the spec lists them just before it),
     // so a bearer token's 401 and the 419 are pages or JSON like every other error.
     userStage(options.identity),

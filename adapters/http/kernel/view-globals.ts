@@ -3,6 +3,9 @@ import type { Toast } from './replies.js';
 import { escapeHtml } from './error-responder.js';
 import type { KernelContext } from './context.js';
 import type { PublicFiles } from './public-files.js';
+import { queryFieldsHtml, seoHtml } from './page-head.js';
+import { TEMPLATE_ABILITIES, TemplateAbilities } from './template-abilities.js';
+import { fwHead, fwUi } from './client-assets.js';
 
 /** The flash key toasts wait under until the page that shows them. */
 export const TOASTS_KEY = 'fw:toasts';
@@ -98,14 +101,27 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
     route_exists: (name: string) => ctx.hasRoute(name),
     class_names: (...args: unknown[]) => classNames(args),
     csp_nonce: () => nonce,
-    fw_head: () => renderer.safe(`<meta name="csrf-token" content="${escapeHtml(token)}">`),
-    toasts: () => renderer.safe(toastList(session?.get(TOASTS_KEY))),
+    fw_head: () => renderer.safe(fwHead(options.publicFiles, nonce, token)),
+    fw_ui: () => renderer.safe(fwUi(options.publicFiles, nonce)),
+    toasts: () => renderer.safe(toastList(session?.get(TOASTS_KEY), ctx.lang.t('ui.toast.dismiss'))),
     page_url: (page: number) => withQuery(ctx.path, { ...query, page }),
     query_with: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywords(args);
       const changes = { ...(typeof positional[0] === 'object' && positional[0] !== null ? (positional[0] as Record<string, unknown>) : {}), ...keywords };
       return withQuery(ctx.path, { ...query, ...changes });
     },
+  };
+  // uiglobals: auth.roles, can(), query_fields(), seo() (page-head.ts, template-abilities.ts).
+  (globals['auth'] as Record<string, unknown>)['roles'] = ctx.user === null ? [] : await ctx.user.roles();
+  const abilities = new TemplateAbilities(ctx.user);
+  globals['can'] = abilities.can;
+  globals[TEMPLATE_ABILITIES as unknown as string] = abilities;
+  globals['query_fields'] = (...names: unknown[]) => renderer.safe(queryFieldsHtml(query, splitKeywords(names).positional.flat().map(String)));
+  globals['seo'] = (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywords(args);
+    const [title, description, image, type, canonical] = positional;
+    const input = { title, description, image, type, canonical, ...keywords };
+    return renderer.safe(seoHtml(input, { appUrl: options.app.url, path: ctx.path, siteName: options.app.name }));
   };
   for (const share of options.shares) globals[share.name] = await share.compute(ctx);
   return globals;
@@ -122,10 +138,19 @@ function classNames(args: unknown[]): string {
   return names.filter((name) => name !== '').join(' ');
 }
 
-function toastList(value: unknown): string {
-  if (!Array.isArray(value) || value.length === 0) return '';
-  const items = (value as Pick<Toast, 'level' | 'message'>[])
-    .map((toast) => `<li class="fw-toast fw-toast-${escapeHtml(String(toast.level))}" role="status">${escapeHtml(String(toast.message))}</li>`)
+/**
+ * The toasts region: always there (a live region must exist before fw.js adds a toast from an
+ * `HX-Trigger` header to it), `role="status"` so screen readers announce what is added. The
+ * dismiss buttons show only with JavaScript (fw.css hides them under `html:not(.fw-js)`).
+ */
+function toastList(value: unknown, dismiss: string): string {
+  const toasts = Array.isArray(value) ? (value as Pick<Toast, 'level' | 'message'>[]) : [];
+  const items = toasts
+    .map(
+      (toast) =>
+        `<div class="fw-toast fw-toast-${escapeHtml(String(toast.level))}"><p class="fw-toast-text">${escapeHtml(String(toast.message))}</p>` +
+        `<button type="button" class="fw-toast-close" data-fw-dismiss aria-label="${escapeHtml(dismiss)}">×</button></div>`,
+    )
     .join('');
-  return `<ul class="fw-toasts" aria-live="polite">${items}</ul>`;
+  return `<div class="fw-toasts" role="status" aria-live="polite" data-fw-toasts>${items}</div>`;
 }

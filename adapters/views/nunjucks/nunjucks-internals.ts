@@ -16,6 +16,13 @@ export interface AstNode {
 
 export interface AstRoot extends AstNode {
   children: AstNode[];
+  /** Every node below of one node class (nunjucks' `nodes.Import`, …), at any depth. */
+  findAll<T extends AstNode>(type: new (...args: never[]) => T): T[];
+}
+
+/** `{% import %}` and `{% from … import %}`: `withContext` is null unless the template says. */
+export interface ImportNode extends AstNode {
+  withContext: boolean | null;
 }
 
 /** The render context nunjucks creates for one render (its class is not exported). */
@@ -65,6 +72,7 @@ interface Internals {
     ) => { compile(ast: AstRoot): void; getCode(): string };
   };
   runtime: Runtime;
+  nodes: { Import: new (...args: never[]) => ImportNode; FromImport: new (...args: never[]) => ImportNode };
   lib: { TemplateError: new (message: unknown, lineno?: number, colno?: number) => TemplateError };
 }
 
@@ -88,6 +96,7 @@ export const Compiler = internals.compiler.Compiler;
 export const baseRuntime = internals.runtime;
 export const TemplateError = internals.lib.TemplateError;
 export const transform = transformer.transform;
+export const ImportNodes = [internals.nodes.Import, internals.nodes.FromImport] as const;
 
 export function environmentInternals(env: Environment): EnvironmentInternals {
   return env as unknown as EnvironmentInternals;

@@ -12,8 +12,11 @@ import type { Environment, ILoader } from 'nunjucks';
 import { ViewError } from '../../../ports/view-renderer.js';
 import type { RenderOptions, ViewRenderer } from '../../../ports/view-renderer.js';
 import { forgivingFlash } from './forgiving-flash.js';
+import { speedUpFrameSet } from './fast-frame-set.js';
 import { FRAGMENT_KEY, fragmentRequest } from './fragment.js';
+import { PageStacks } from './page-stacks.js';
 import { registerFilters } from './register-filters.js';
+import { registerUiFields } from './register-ui-fields.js';
 import { SearchPathLoader } from './search-path-loader.js';
 import { compileTemplate } from './template-compiler.js';
 import { toViewError } from './view-error-mapping.js';
@@ -30,6 +33,8 @@ export interface NunjucksViewRendererOptions {
   /** The app's `App.templates(env => …)` hook: add filters, globals or tests. Runs last. */
   configure?: ((env: Environment) => void) | undefined;
 }
+
+speedUpFrameSet();
 
 export class NunjucksViewRenderer implements ViewRenderer {
   /** The nunjucks environment, for the composition root's own additions. */
@@ -52,6 +57,7 @@ export class NunjucksViewRenderer implements ViewRenderer {
       throwOnUndefined: false,
     });
     registerFilters(this.env);
+    registerUiFields(this.env);
     for (const [name, value] of Object.entries(options.globals ?? {})) this.env.addGlobal(name, value);
     options.configure?.(this.env);
   }
@@ -68,13 +74,15 @@ export class NunjucksViewRenderer implements ViewRenderer {
     if (!this.has(template)) {
       return Promise.reject(new ViewError('view.not-found', `Template '${template}' not found`, { template }));
     }
-    const variables: Record<string, unknown> = { ...context, flash: forgivingFlash(context['flash']) };
+    // stack()/push()/prepend()/once() live for one render; stacks are filled in once it is done.
+    const stacks = new PageStacks();
+    const variables: Record<string, unknown> = { ...stacks.globals(), ...context, flash: forgivingFlash(context['flash']) };
     if (options.block !== undefined) variables[FRAGMENT_KEY] = fragmentRequest(options.block);
     return new Promise((resolve, reject) => {
       try {
         this.env.render(template, variables, (error, output) => {
           if (error) reject(toViewError(error, template));
-          else resolve(output ?? '');
+          else resolve(stacks.fill(output ?? ''));
         });
       } catch (error) {
         // A syntax error in the requested template surfaces while loading, before any callback.

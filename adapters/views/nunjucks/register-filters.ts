@@ -10,6 +10,7 @@ import { formatDate } from './filters/date.js';
 import { renderMarkdown } from './filters/markdown.js';
 import { formatMoney } from './filters/money.js';
 import { formatNumber } from './filters/number.js';
+import { sanitizeRichText } from './filters/rich-text.js';
 import { timeSince } from './filters/since.js';
 import { toDate } from './filters/to-date.js';
 import { firstWords } from './filters/words.js';
@@ -41,6 +42,7 @@ export function registerFilters(env: Environment): void {
   });
   env.addFilter('words', (text: unknown, count?: unknown) => firstWords(text, integer(count, 30)));
   env.addFilter('markdown', (text: unknown) => new nunjucks.runtime.SafeString(renderMarkdown(text)));
+  env.addFilter('rich_text', (html: unknown) => new nunjucks.runtime.SafeString(sanitizeRichText(html)));
 }
 
 function appSetting(context: FilterThis, key: 'locale' | 'timezone' | 'currency'): string | undefined {

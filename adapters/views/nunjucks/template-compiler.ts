@@ -11,11 +11,15 @@
  *    would otherwise run with the runtime of whichever layout calls it.
  * 3. The root function also answers fragment requests (fragment.ts), using a second, reduced
  *    compilation of the top-level statements.
+ * 4. `{% import %}` and `{% from … import %}` see the importing page's variables unless the
+ *    template says `without context`. Jinja's default is the reverse, but the UI kit's fields
+ *    and an app's components read `old()`, `error()`, `t()`, `auth` and `csrf_field()` by
+ *    themselves (spec 002), and those are per-request values, not environment globals.
  */
 import type { Environment } from 'nunjucks';
 import { fragmentAware } from './fragment.js';
 import type { AstRoot, RenderFunction, Runtime } from './nunjucks-internals.js';
-import { Compiler, environmentInternals, parser, transform } from './nunjucks-internals.js';
+import { Compiler, ImportNodes, environmentInternals, parser, transform } from './nunjucks-internals.js';
 import { tagError, templateRuntime } from './template-runtime.js';
 
 /** What nunjucks expects of a precompiled template: `root` plus `b_<name>` per block. */
@@ -45,6 +49,7 @@ function parse(source: string, name: string, env: Environment, reduce?: (ast: As
   const { asyncFilters, extensionsList, opts } = environmentInternals(env);
   const processed = extensionsList.reduce((text, extension) => extension.preprocess?.(text) ?? text, source);
   const ast = parser.parse(processed, extensionsList, opts);
+  for (const type of ImportNodes) for (const node of ast.findAll(type)) node.withContext ??= true;
   reduce?.(ast);
   return transform(ast, asyncFilters, name);
 }

@@ -14,7 +14,7 @@ describe('fw/layout.html', () => {
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(html).toContain('<title>Acme Shop</title>');
     expect(html).toContain('<body class="fw-page">');
-    expect(html).toContain('<main class="fw-main"><p>Body</p></main>');
+    expect(html).toContain('<main id="main" class="fw-main" tabindex="-1"><p>Body</p></main>');
     // Without asset() (a bare render) the stylesheet's plain URL.
     expect(html).toContain('<link rel="stylesheet" href="/fw/fw.css">');
   });
@@ -72,6 +72,13 @@ describe('fw/home.html', () => {
     const html = await renderer().render('fw/home.html', APP);
     expect(html).toContain('It works!');
     expect(html).toContain('Acme Shop is up and running.');
+  });
+
+  it('speaks the request’s language', async () => {
+    const html = await renderer().render('fw/home.html', { app: { name: 'Acme Shop', locale: 'de' } });
+    expect(html).toContain('<h1>Es läuft!</h1>');
+    expect(html).toContain('Acme Shop ist gestartet und läuft.');
+    expect(html).not.toContain('It works');
   });
 });
 
@@ -144,5 +151,23 @@ describe('fw/debug-error.html', () => {
     const html = await broken.render('fw/debug-error.html', { message: 'boom' });
     expect(html).toContain('<h1>boom</h1>');
     expect(html).not.toContain('Template');
+  });
+
+  it('speaks the request’s language around the error’s own words', async () => {
+    const html = await renderer().render('fw/debug-error.html', {
+      app: { locale: 'de' },
+      status: 500,
+      error_name: 'TypeError',
+      message: 'boom',
+      template: 'orders/show.html',
+      line: 12,
+      trace: 'TypeError: boom',
+      request_id: 'req-1',
+    });
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('<dt>Vorlage</dt><dd>orders/show.html, Zeile 12</dd>');
+    expect(html).toContain('<dt>Anfrage-ID</dt>');
+    expect(html).toContain('<h2>Stacktrace</h2>');
+    expect(html).not.toContain('Stack trace');
   });
 });

@@ -281,3 +281,24 @@ describe('configuration', () => {
     expect(renderer.has('fw/layout.html')).toBe(true);
   });
 });
+
+describe('imported macros', () => {
+  const views = {
+    'components/greeting.html': '{% macro greeting() %}{{ old("name", "nobody") }} {{ user }}{% endmacro %}{% set shared = user %}',
+    'with.html': '{% from "components/greeting.html" import greeting %}{{ greeting() }}',
+    'whole.html': '{% import "components/greeting.html" as parts %}{{ parts.greeting() }}|{{ parts.shared }}',
+    'without.html': '{% from "components/greeting.html" import greeting without context %}[{{ greeting() }}]',
+  };
+  const page = { old: (field: string, fallback: string) => (field === 'name' ? 'Ada' : fallback), user: 'ada@example.com' };
+
+  it("see the importing page's variables, so a component reads old() and auth by itself", async () => {
+    const renderer = rendererFor(views);
+    expect(await renderer.render('with.html', page)).toBe('Ada ada@example.com');
+    expect(await renderer.render('whole.html', page)).toBe('Ada ada@example.com|ada@example.com');
+  });
+
+  it("do not when the template says 'without context'", async () => {
+    const renderer = new NunjucksViewRenderer({ searchPaths: [writeViews(views)], debug: false });
+    await expect(renderer.render('without.html', page)).rejects.toThrow();
+  });
+});

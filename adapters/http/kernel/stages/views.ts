@@ -2,14 +2,17 @@ import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
 import { sameSiteTarget } from '../../../../domain/security/same-site.js';
 import type { ViewRenderer } from '../../../../ports/view-renderer.js';
 import { HttpAbort } from '../http-error.js';
-import { Combined, Redirect, Toast, View } from '../replies.js';
-import type { Extra, Reply } from '../replies.js';
+import { Combined, HxHeader, Redirect, StatusReply, Toast, View } from '../replies.js';
+import { toastTrigger } from '../toast-trigger.js';
+import type { Extra, OobPiece, Reply } from '../replies.js';
+import { escapeHtml } from '../error-responder.js';
 import type { ErrorAnswer, ErrorResponder } from '../error-responder.js';
 import type { KernelContext } from '../context.js';
 import { StopWithReply, headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 import { RawReply, ResolvedRedirect } from '../resolved-replies.js';
 import { TOASTS_KEY } from '../view-globals.js';
+import { renderAnsweringAbilities } from '../template-abilities.js';
 
 export interface ViewsStageOptions {
   renderer: ViewRenderer;
@@ -17,6 +20,8 @@ export interface ViewsStageOptions {
   globals: (ctx: KernelContext) => Promise<Record<string, unknown>>;
   /** Origins a redirect built from input may go to: APP_URL's, and the request's own. */
   appOrigin: string;
+  /** `back()` without a Referer: the page of the form that was posted, if the app has one (form-page.ts). */
+  formPage?: (request: { method: string; host: string; path: string }) => string | null;
 }
 
 /** What a thrown error means for the visitor. Only `abort` messages are shown as they are. */
@@ -39,16 +44,29 @@ export function viewsStage(options: ViewsStageOptions): Stage {
       const kept: Extra[] = [];
       const toasts: Toast[] = [];
       for (const extra of reply.extras) (extra instanceof Toast ? toasts : kept).push(extra);
-      if (toasts.length > 0) queueToasts(ctx, toasts, reply.primary instanceof Redirect);
+      const leaves = reply.primary instanceof Redirect || kept.some((extra) => extra instanceof HxHeader && LEAVING.has(extra.name));
+      if (toasts.length > 0 && ctx.hx.request && !leaves) return new Combined(await resolve(ctx, reply.primary), toastTrigger(kept, toasts));
+      if (toasts.length > 0) queueToasts(ctx, toasts, leaves);
       return new Combined(await resolve(ctx, reply.primary), kept);
     }
     if (reply instanceof View) {
       // A fragment has no toasts() slot: toasts waiting for a page wait one request more.
       if (reply.block !== null && ctx.session.flashed().includes(TOASTS_KEY)) ctx.session.keep([TOASTS_KEY]);
-      const html = await options.renderer.render(reply.template, { ...(await options.globals(ctx)), ...reply.data }, reply.block === null ? {} : { block: reply.block });
+      const globals = await options.globals(ctx);
+      // can() in templates is answered between renders (template-abilities.ts).
+      const render = (view: View): Promise<string> => renderAnsweringAbilities(options.renderer, view.template, { ...globals, ...view.data }, view.block === null ? {} : { block: view.block });
+      let html = await render(reply);
+      // Out-of-band pieces only for a partial update: a full page has them in place.
+      if (ctx.hx.request) for (const piece of reply.pieces) html += oobPiece(piece, await render(piece.view));
       return new RawReply(reply.status, 'text/html; charset=utf-8', html);
     }
-    if (reply instanceof Redirect) return new ResolvedRedirect(redirectLocation(ctx, reply, options.appOrigin), reply.status);
+    if (reply instanceof Redirect) {
+      const location = redirectLocation(ctx, reply, options);
+      // A form sent from one of the kit's sheets (fw.js says so): the browser loads the
+      // redirect's page itself, so its toasts show there (an XHR following a 303 would take them).
+      if (ctx.hx.request && !ctx.hx.boosted && headerText(ctx.headers[SHEET_HEADER]) !== undefined) return new Combined(new StatusReply(204), [HxHeader.redirect(location)]);
+      return new ResolvedRedirect(location, reply.status);
+    }
     return reply;
   };
 
@@ -92,6 +110,17 @@ export function viewsStage(options: ViewsStageOptions): Stage {
   };
 }
 
+/** Sent by fw.js with the requests of a form inside a sheet (`<dialog data-fw-sheet>`). */
+export const SHEET_HEADER = 'x-fw-sheet';
+
+/** Extras after which the browser loads another page: toasts wait in the session for it. */
+const LEAVING = new Set(['HX-Refresh', 'HX-Redirect', 'HX-Location']);
+
+/** A piece htmx swaps out of band: the wrapper's content goes into the target(s). */
+function oobPiece(piece: OobPiece, html: string): string {
+  return `<div hx-swap-oob="${escapeHtml(`${piece.swap}:${piece.target}`)}">${html}</div>`;
+}
+
 function queueToasts(ctx: KernelContext, toasts: Toast[], nextPage: boolean): void {
   const session = ctx.session;
   const waiting = session.get(TOASTS_KEY);
@@ -100,7 +129,8 @@ function queueToasts(ctx: KernelContext, toasts: Toast[], nextPage: boolean): vo
   else session.flashNow(TOASTS_KEY, list);
 }
 
-function redirectLocation(ctx: KernelContext, redirect: Redirect, appOrigin: string): string {
+function redirectLocation(ctx: KernelContext, redirect: Redirect, options: ViewsStageOptions): string {
+  const { appOrigin } = options;
   const target = redirect.target;
   switch (target.kind) {
     case 'path':
@@ -114,7 +144,7 @@ function redirectLocation(ctx: KernelContext, redirect: Redirect, appOrigin: str
     case 'back': {
       const host = headerText(ctx.headers['host']);
       const own = host === undefined ? [] : [`http://${host}`, `https://${host}`];
-      return sameSiteTarget(headerText(ctx.headers['referer']), [appOrigin, ...own]) ?? '/';
+      return sameSiteTarget(headerText(ctx.headers['referer']), [appOrigin, ...own]) ?? options.formPage?.(ctx.request) ?? '/';
     }
   }
 }
