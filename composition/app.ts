@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliKernel } from '../adapters/cli/kernel.js';
@@ -17,14 +17,20 @@ import type { EventClass } from '../ports/event-bus.js';
 import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
 import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
+import type { GeneratedMigration } from '../domain/data/search.js';
 import { buildRouteTable } from '../domain/routing/route-table.js';
+import { uiSinkRoutes } from '../adapters/http/dev/ui-sink-routes.js';
 import type { RouteTable } from '../domain/routing/route-table.js';
+import type { Routes } from '../domain/routing/routes.js';
 import type { Environment } from 'nunjucks';
 import { buildFetchHandler, startHttpServer } from './http.js';
 import type { HttpParts } from './http.js';
 import type { FetchConnection, FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
 import { AfterResponseWork } from '../adapters/http/after-response.js';
 import { createViewRenderer } from './views.js';
+import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
+import type { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
+import { createDevTools, recordMailAndEvents, recordingLogger } from './dev-tools.js';
 import { authLinks } from './auth-links.js';
 import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
@@ -113,6 +119,9 @@ export class App {
   private readonly scheduled: ScheduleEntry[] = [];
   private outgoing: OutgoingWebhooksOptions | null = null;
   private readonly registeredJobs = new Map<string, RegisteredJob>();
+  private readonly generatedMigrations: GeneratedMigration[] = [];
+  /** Live reload and the request inspector: made at boot while debugging locally, null otherwise. */
+  private devTools: DevTools | null = null;
 
   private constructor(private readonly options: AppOptions) {
     // The Auth module's mails, queued unless QUEUE_CONNECTION=sync; every app's workers can send them.
@@ -295,19 +304,44 @@ export class App {
     return this.scheduled;
   }
 
+  /** Set at boot: the kitchen sink `/_fw/ui` is served (APP_DEBUG on, APP_ENV=local). */
+  private uiSinkEnabled = false;
+
   /** Every route of the app's modules, validated: duplicate names or routes stop start-up. */
   routeTable(): RouteTable<Handler> {
-    return buildRouteTable(
-      this.modules.flatMap((module) => (module.routes === undefined ? [] : [{ module: module.name, routes: module.routes }])),
-    );
+    return buildRouteTable(this.moduleRoutes());
   }
 
-  /** The core module first, then the app's modules in the order given, then the app's own folder. */
+  /** The modules' routes, and the UI kit's kitchen sink (it answers 404 unless APP_DEBUG is on and APP_ENV=local). */
+  private moduleRoutes(): { module: string; routes: Routes<Handler> }[] {
+    return [
+      ...this.modules.flatMap((module) => (module.routes === undefined ? [] : [{ module: module.name, routes: module.routes }])),
+      { module: 'fw-dev-ui', routes: uiSinkRoutes({ enabled: () => this.uiSinkEnabled, stylesheets: kitStylesheets }) },
+    ];
+  }
+
+  /** The app's routes and the framework's own local-debugging pages (`/_fw/debug`). */
+  private routeTableWith(extra: { module: string; routes: Routes<Handler> }): RouteTable<Handler> {
+    return buildRouteTable([...this.moduleRoutes(), extra]);
+  }
+
+  /**
+   * Migrations made in code, run in timestamp order with the files (the spec's
+   * `App::migrations`): `app.migrations(searchMigration(Post, '20261125100001_posts_search'))`.
+   */
+  migrations(...migrations: GeneratedMigration[]): this {
+    this.generatedMigrations.push(...migrations);
+    return this;
+  }
+
+  /** The core module first, then the app's modules in the order given, then the app's own folder and its migrations made in code. */
   migrationSources(): MigrationSource[] {
     const sources: MigrationSource[] = [{ module: 'fw', directory: join(FRAMEWORK_ROOT, 'migrations') }];
     for (const module of this.modules) if (module.migrations !== undefined) sources.push({ module: module.name, directory: module.migrations });
     const own = join(this.root, 'migrations');
     if (resolvePath(own) !== join(FRAMEWORK_ROOT, 'migrations') && existsSync(own)) sources.push({ module: 'app', directory: own });
+    for (const module of this.modules) if (module.generatedMigrations !== undefined) sources.push({ module: module.name, files: module.generatedMigrations.flatMap((migration) => migration.files) });
+    if (this.generatedMigrations.length > 0) sources.push({ module: 'app', files: this.generatedMigrations.flatMap((migration) => migration.files) });
     return sources;
   }
 
@@ -365,6 +399,8 @@ export class App {
       settled: () => afterResponse.settled(),
       stop: async () => {
         await scheduler?.stop();
+        // Open live-reload streams would hold the server's stop up to its timeout.
+        this.devTools?.endStreams();
         await server.stop(10_000);
         // Mails and other work the last requests left for after their answers are not lost.
         await afterResponse.settled();
@@ -412,7 +448,7 @@ export class App {
     return {
       root: this.root,
       frameworkRoot: FRAMEWORK_ROOT,
-      table: this.routeTable(),
+      table: this.devTools === null ? this.routeTable() : this.routeTableWith({ module: 'fw-dev-tools', routes: this.devTools.routes() }),
       layers: this.layers,
       provided: this.provided,
       shares: this.shares,
@@ -420,6 +456,7 @@ export class App {
       rateLimiters: this.rateLimiters,
       webhooks: this.webhooks,
       afterResponse,
+      devTools: this.devTools,
     };
   }
 
@@ -439,10 +476,18 @@ export class App {
 
   private async boot(): Promise<AppServices> {
     const config = await this.config();
-    const logger = this.options.logger ?? createLogger(config);
-    const database = await openDatabase(config.database);
+    this.uiSinkEnabled = config.app.debug && config.app.env === 'local';
+    const output = this.options.logger ?? createLogger(config);
+    // Local debugging only (null otherwise): the request inspector hears log lines, SQL, mails and events.
+    const origin = new AsyncRequestOrigin();
+    const devTools = createDevTools(config, { root: this.root, frameworkRoot: FRAMEWORK_ROOT, logger: output, origin });
+    const logger = devTools === null ? output : recordingLogger(output, devTools);
+    const database = await openDatabase(config.database, { onQuery: devTools === null ? undefined : (sql, bindings, ms) => devTools.inspector.recordQuery(sql, bindings, ms) });
     try {
       const container = buildContainer({ config, logger, database, migrationSources: this.migrationSources() });
+      provide(container, TOKENS.requestOrigin, [], () => origin);
+      if (devTools !== null) recordMailAndEvents(container, devTools);
+      this.devTools = devTools;
       if (this.options.clock !== undefined) {
         const clock = this.options.clock;
         provide(container, TOKENS.clock, [], () => clock);
@@ -470,8 +515,9 @@ export class App {
       const tokens = this.customTokens;
       if (tokens !== null) provide(container, TOKENS.tokenVerifier, [], () => tokens);
       const services = appServices(config, container, async () => {
+        await devTools?.close();
         await database.close();
-        if (logger instanceof PinoLogger) logger.flush();
+        if (output instanceof PinoLogger) output.flush();
       });
       bindDispatcher(container, () => services, this.registeredJobs, this.provided);
       const bus = services.get(TOKENS.eventBus);
@@ -527,4 +573,11 @@ export class AppKernel {
     const code = await this.cli.call(name, args, io);
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
   }
+}
+
+/** The UI kit's stylesheets in the framework's public/fw/ui, theme.css first (for the kitchen sink). */
+function kitStylesheets(): string[] {
+  const folder = join(FRAMEWORK_ROOT, 'public', 'fw', 'ui');
+  const files = existsSync(folder) ? readdirSync(folder).filter((file) => file.endsWith('.css')).sort() : [];
+  return [...files.filter((file) => file === 'theme.css'), ...files.filter((file) => file !== 'theme.css')].map((file) => `fw/ui/${file}`);
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { CliCommand } from '../adapters/cli/command.js';
 import { dbShellCommand } from '../adapters/cli/commands/db-shell.js';
 import { keyGenerateCommand } from '../adapters/cli/commands/key-generate.js';
@@ -7,12 +8,16 @@ import { migrateCommands } from '../adapters/cli/commands/migrate.js';
 import { routeListCommand } from '../adapters/cli/commands/route-list.js';
 import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
+import { superviseServer } from '../adapters/cli/serve-watch.js';
+import { UsageError } from '../adapters/cli/command.js';
 import { sessionPruneCommand } from '../adapters/cli/commands/session-prune.js';
 import { scheduleCommands } from '../adapters/cli/commands/schedule.js';
 import { cachePruneCommand } from '../adapters/cli/commands/cache-prune.js';
 import { webhookCommands } from '../adapters/cli/commands/webhooks.js';
 import { makeNotificationCommand } from '../adapters/cli/commands/make-notification.js';
 import { makeDataCommands } from '../adapters/cli/commands/make-data.js';
+import { uiKitCommands } from '../adapters/cli/commands/ui-kit.js';
+import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { scheduleServices, startScheduler } from './schedule.js';
 import { userCommands } from '../adapters/cli/commands/users.js';
@@ -21,6 +26,7 @@ import { userSessionCommands } from '../adapters/cli/commands/user-sessions.js';
 import { queueCommands } from '../adapters/cli/commands/queue.js';
 import { makeCommands } from '../adapters/cli/commands/make.js';
 import type { App } from './app.js';
+import { FRAMEWORK_ROOT } from './app.js';
 import { generateAppKey, setEnvValue } from './env-file.js';
 import { TOKENS } from './tokens.js';
 
@@ -42,6 +48,14 @@ export function frameworkCommands(app: App): CliCommand[] {
         await untilSignal();
         announce('Stopping…');
         await running.stop();
+      },
+      async watch(announce) {
+        // The same command line again, without --watch, in a child process per version of the code.
+        const serveAt = process.argv.indexOf('serve', 2);
+        if (serveAt === -1) throw new UsageError('serve --watch restarts its process: run it from the command line (fwx serve --watch)');
+        const args = [...process.execArgv, ...process.argv.slice(1).filter((arg) => arg !== '--watch')];
+        announce('Watching the app\'s TypeScript: the server restarts when it changes. Press Ctrl+C to stop.');
+        await superviseServer({ command: process.execPath, args, cwd: process.cwd(), root: app.root, announce, stopped: untilSignal() });
       },
     }),
     ...migrateCommands({
@@ -85,6 +99,7 @@ export function frameworkCommands(app: App): CliCommand[] {
     }),
     makeNotificationCommand({ root: () => app.root }),
     ...makeDataCommands({ root: () => app.root, now: () => new Date() }),
+    ...uiKitCommands({ root: () => app.root, kitFolder: () => join(FRAMEWORK_TEMPLATES, 'fw', 'ui'), version: frameworkVersion }),
     ...webhookCommands(async () => {
       const services = await app.services();
       return { deliveries: services.get(TOKENS.webhookDeliveries), webhooks: services.get(TOKENS.webhooks), clock: services.get(TOKENS.clock) };
@@ -169,9 +184,22 @@ function untilSignal(): Promise<void> {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      process.off('disconnect', stop);
       resolve();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // Started by `serve --watch`: stop when the watching process is gone, never left orphaned.
+    if (process.connected) {
+      process.once('disconnect', stop);
+      // The channel alone must not keep the process alive once the server has stopped.
+      process.channel?.unref();
+    }
   });
+}
+
+/** The framework's version from its package.json, for files its commands write. */
+function frameworkVersion(): string {
+  const { version } = JSON.parse(readFileSync(join(FRAMEWORK_ROOT, 'package.json'), 'utf8')) as { version?: unknown };
+  return typeof version === 'string' ? version : '';
 }

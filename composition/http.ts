@@ -24,6 +24,9 @@ import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { PUBLIC_DISK_PATH, storageSettings } from './storage.js';
 import type { AfterResponseWork } from '../adapters/http/after-response.js';
+import type { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
+import { PublicFiles } from '../adapters/http/kernel/public-files.js';
+import type { ViewRenderer } from '../ports/view-renderer.js';
 
 /** What the App contributes to its HTTP kernel besides configuration and services. */
 export interface HttpParts {
@@ -38,12 +41,15 @@ export interface HttpParts {
   rateLimiters: ReadonlyMap<string, LimiterRule>;
   webhooks: ReadonlyMap<string, WebhookVerifier>;
   afterResponse: AfterResponseWork;
+  /** Live reload and the request inspector, while debugging locally; null otherwise. */
+  devTools?: DevTools | null;
 }
 
 /** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
 /** Every layer kind the kernel gives behaviour to. */
 const SUPPORTED_LAYERS = new Set([
   'middleware',
+  'live-validation',
   'csrf-off',
   'etag',
   'throttle',
@@ -89,6 +95,12 @@ export function guardPages(table: RouteTable<Handler>): GuardPages {
     home: url('home') ?? '/',
     passwordConfirm: url('password.confirm') ?? '/confirm-password',
   };
+}
+
+/** `fw_live()` in views: the live-reload script, its URL versioned like `asset()` gives it. */
+function devToolsShare(devTools: DevTools, renderer: ViewRenderer, publicDirs: readonly string[]): SharedValue {
+  const files = new PublicFiles(publicDirs, true);
+  return devTools.share(renderer, (path) => files.assetUrl(path));
 }
 
 /** The kernel's services and settings, from the container and the configuration. */
@@ -141,7 +153,8 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
     table: parts.table,
     appLayers: parts.layers,
     provided: parts.provided,
-    shares: parts.shares,
+    shares: parts.devTools === null || parts.devTools === undefined ? parts.shares : [...parts.shares, devToolsShare(parts.devTools, renderer, publicDirs)],
+    devTools: parts.devTools ?? undefined,
     forms: {
       records: services.get(TOKENS.recordLookup),
       passwords: services.get(TOKENS.passwordHasher),
@@ -176,6 +189,8 @@ export interface HttpServer {
 /** Starts the transport HTTP_TRANSPORT names: hapi (the default), or the fetch handler on node:http. */
 export async function startHttpServer(services: AppServices, parts: HttpParts): Promise<HttpServer> {
   const { config } = services;
+  // Watching before the first page is served: an edit made right after start reloads it too.
+  await parts.devTools?.live().start();
   if (config.http.transport === 'fetch') {
     const server = createNodeServer(buildFetchHandler(services, parts));
     await new Promise<void>((resolve, reject) => {
@@ -187,9 +202,14 @@ export async function startHttpServer(services: AppServices, parts: HttpParts): 
       uri: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
       stop: (timeoutMs) =>
         new Promise<void>((resolve) => {
+          parts.devTools?.endStreams();
           const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+          // A connection whose answer ends after this (a request in flight, an ended live-reload
+          // stream) is closed once idle, not left open until its keep-alive runs out.
+          const idle = setInterval(() => server.closeIdleConnections(), 50);
           server.close(() => {
             clearTimeout(force);
+            clearInterval(idle);
             resolve();
           });
           server.closeIdleConnections();

@@ -1,6 +1,7 @@
 import type { Container } from 'inversify';
 import type { CliCommand } from '../adapters/cli/command.js';
 import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
+import type { GeneratedMigration } from '../domain/data/search.js';
 import type { Routes } from '../domain/routing/routes.js';
 import type { EventClass } from '../ports/event-bus.js';
 import type { Config } from './config.js';
@@ -24,6 +25,8 @@ export interface Module {
   readonly routes?: Routes<Handler>;
   /** Absolute path of a folder of `<timestamp>_<name>.up.sql` files. */
   readonly migrations?: string;
+  /** Migrations made in code (`searchMigration(Post, '<timestamp>_<name>')`), run in timestamp order with the files. */
+  readonly generatedMigrations?: readonly GeneratedMigration[];
   commands?(services: () => Promise<AppServices>): CliCommand[];
   readonly seeders?: readonly Seeder[];
   /** The module's queued jobs (`defineJob`), registered with the app as `app.job` does. */
