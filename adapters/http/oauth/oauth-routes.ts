@@ -2,7 +2,6 @@ import type { CompleteLogin } from '../../../application/auth/complete-login.js'
 import type { CompleteSignIn } from '../../../application/oauth/complete-sign-in.js';
 import type { StartSignIn } from '../../../application/oauth/start-sign-in.js';
 import type { UnlinkProvider } from '../../../application/oauth/unlink-provider.js';
-import { TRY_AGAIN } from '../../../domain/oauth/errors.js';
 import type { Landing, Notice } from '../../../domain/oauth/errors.js';
 import { PENDING_SIGN_INS_KEY } from '../../../domain/oauth/pending-sign-ins.js';
 import type { PendingSignInJson } from '../../../domain/oauth/pending-sign-in.js';
@@ -11,7 +10,7 @@ import type { User } from '../../../domain/users/user.js';
 import { loginReply } from '../auth/login-reply.js';
 import { HttpAbort } from '../kernel/http-error.js';
 import { Redirect, Toast, combine, json } from '../kernel/replies.js';
-import { NEEDS_SESSION_KEY, translatedNotice, translatedSentence } from './oauth-messages.js';
+import { NEEDS_SESSION_KEY, noticeText, translatedNotice } from './oauth-messages.js';
 import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
 
@@ -89,7 +88,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (result.kind === 'failed') {
       ctx.log.warn('social sign-in could not start', { provider, reason: result.reason });
-      return withNotice(ctx, visitor === null ? Redirect.route('login') : Redirect.back(), { level: 'error', message: TRY_AGAIN });
+      return withNotice(ctx, visitor === null ? Redirect.route('login') : Redirect.back(), { level: 'error', code: 'try-again' });
     }
     storePending(ctx, result.pending);
     return Redirect.to(result.url.href);
@@ -147,7 +146,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     const result = await services(ctx).unlinkProvider.execute({ userId: user.id, provider });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (ctx.isApiClient) {
-      return result.kind === 'unlinked' ? json({ provider, linked: false }) : json({ message: translatedSentence(ctx.lang, result.notice.message), provider, linked: true }, 409);
+      return result.kind === 'unlinked' ? json({ provider, linked: false }) : json({ message: noticeText(ctx.lang, result.notice.code), provider, linked: true }, 409);
     }
     return withNotice(ctx, Redirect.route('account'), result.notice);
   };

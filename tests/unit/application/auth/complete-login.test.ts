@@ -37,7 +37,7 @@ describe('CompleteLogin', () => {
 
   function useCase(twoFactorOn: boolean): CompleteLogin {
     const bus = new InProcessEventBus(new MemoryLogger([]));
-    for (const type of [LoggedIn, LoggedInWith]) bus.listen(type, (event) => void published.push(event));
+    bus.listen(LoggedIn, (event) => void published.push(event)).listen(LoggedInWith, (event) => void published.push(event));
     return new CompleteLogin(new BeginSecondStep(secondStep(twoFactorOn), clock), bus, { clock, random: new CryptoRandomSource(), rememberLifetimeMinutes: REMEMBER_MINUTES });
   }
 
