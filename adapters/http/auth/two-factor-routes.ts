@@ -6,7 +6,7 @@ import type { EnableTwoFactor } from '../../../application/auth/enable-two-facto
 import type { RegenerateRecoveryCodes } from '../../../application/auth/regenerate-recovery-codes.js';
 import type { ShowTwoFactorSettings } from '../../../application/auth/show-two-factor-settings.js';
 import { PENDING_LOGIN_KEY } from '../../../domain/auth/pending-login.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import { HttpAbort } from '../kernel/http-error.js';
 import { Redirect, Toast, View, combine } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';

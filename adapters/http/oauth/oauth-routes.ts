@@ -5,7 +5,7 @@ import type { UnlinkProvider } from '../../../application/oauth/unlink-provider.
 import type { Landing, Notice } from '../../../domain/oauth/errors.js';
 import { PENDING_SIGN_INS_KEY } from '../../../domain/oauth/pending-sign-ins.js';
 import type { PendingSignInJson } from '../../../domain/oauth/pending-sign-in.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { User } from '../../../domain/users/user.js';
 import { loginReply } from '../auth/login-reply.js';
 import { HttpAbort } from '../kernel/http-error.js';
