@@ -8,9 +8,9 @@ import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
 import { fakeProviderB } from '../../support/fake-provider-b.js';
+import { register, socialSignIn } from '../../support/flows.js';
 
 const dir = useTempDir('fw-registration-order-');
-const PASSWORD = 'correct horse battery';
 
 /**
  * A new account tells the app the same things in the same order whichever way it was made:
@@ -52,18 +52,13 @@ describe('sign-up by the register form and by a provider', () => {
   afterAll(() => server.stop());
 
   it('the register form: onRegistered, then Registered, then LoggedIn', async () => {
-    const client = server.client();
-    await client.get('/register');
-    const answer = await client.post('/register', { form: { name: 'Form Order', email: 'form-order@example.com', password: PASSWORD, password_confirmation: PASSWORD } });
-    expect(answer.status).toBe(303);
+    const answer = await register(server.client(), { name: 'Form Order', email: 'form-order@example.com' });
+    expect([answer.status, answer.location]).toEqual([303, '/']);
     expect(told.get('form-order@example.com')).toEqual(['onRegistered', 'Registered', 'LoggedIn']);
   });
 
   it('a provider: the same order, with the link and the provider login between Registered and LoggedIn', async () => {
-    const client = server.client();
-    const start = await client.get('/auth/provider_b/redirect');
-    const state = new URL(start.location ?? '').searchParams.get('state') ?? '';
-    const back = await client.get(`/auth/provider_b/callback?code=code-301&state=${state}`);
+    const { back } = await socialSignIn(server.client(), 'provider_b', 'code-301');
     expect([back.status, back.location]).toEqual([303, '/']);
     expect(told.get('social-order@example.com')).toEqual(['onRegistered', 'Registered', 'AccountLinked', 'LoggedInWith', 'LoggedIn']);
     // What both ways share comes in one order.
