@@ -672,6 +672,38 @@ for (const engine of useEngines()) {
         expect(await titles(db.query(Post).search('  '))).toEqual([]);
       });
 
+      it('orderByRelevance ranks without filtering: rows that do not match come last', async () => {
+        await db.query(Post).create({ title: 'Teapot', body: 'no match here' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Small lamp', body: 'a garden lamp' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Garden lamp', body: 'a garden lamp for the garden' });
+        expect(await titles(db.query(Post).orderByRelevance('garden lamp').orderBy('id'))).toEqual(['Garden lamp', 'Small lamp', 'Teapot']);
+        expect(await titles(db.query(Post).whereSearch('lamp').orderByRelevance('teapot').latest())).toEqual(['Garden lamp', 'Small lamp']);
+        const ranked = await titles(db.query(Post).search('lamp'));
+        const pages = [await db.query(Post).search('lamp').paginate(1, 1), await db.query(Post).search('lamp').paginate(1, 2)];
+        expect(pages.map((page) => [page.total, ...page.items.map((post) => post.title)])).toEqual([[2, ranked[0]], [2, ranked[1]]]);
+        expect(new Set(ranked)).toEqual(new Set(['Garden lamp', 'Small lamp']));
+      });
+
+      it.runIf(engine.name === 'sqlite')('a ranked search is one statement reading the search table once, not once per row', async () => {
+        await db.query(Post).create({ title: 'Garden tools', body: 'Running a small garden' });
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        try {
+          expect(await titles(db.query(Post).search('garden').limit(10))).toEqual(['Garden tools']);
+          expect(spy.mock.calls).toHaveLength(1);
+          const sql = String(spy.mock.calls[0]?.[0]);
+          // One mention of the search table (the join), ranked by its bm25 in the ORDER BY.
+          // The search table is read in one place, the ranking join, which also does the filtering; its bm25 orders.
+          expect(sql.match(/ from [`"]posts_search[`"]/giu) ?? []).toHaveLength(1);
+          expect(sql).toMatch(/ join \(select .*bm25\([`"]posts_search[`"], 2, 1\).* from [`"]posts_search[`"] where [`"]posts_search[`"] match \?\) as [`"]fw_rank_0[`"]/iu);
+          expect(sql).toMatch(/ order by "fw_rank_0"\."fw_search_rank" asc, /iu);
+        } finally {
+          spy.mockRestore();
+        }
+      });
+
       it('chains with conditions, latest() and pages', async () => {
         for (let n = 0; n < 30; n++) {
           clock.advance(1000);
