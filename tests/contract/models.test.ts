@@ -771,11 +771,11 @@ for (const engine of useEngines()) {
         const weights = [2, null, 1, 2, null, 3, 1, 2, null, 0.5, 3, 2];
         const made = [];
         for (const weight of weights) made.push(await product({ weight }));
-        const walk = async (direction: 'asc' | 'desc'): Promise<number[]> => {
+        const walk = async (direction: 'asc' | 'desc', size: number): Promise<number[]> => {
           const seen: number[] = [];
           let cursor: string | null = null;
           for (let pages = 0; pages < 20; pages++) {
-            const page: Awaited<ReturnType<ReturnType<typeof db.query<typeof Product>>['cursorPaginate']>> = await db.query(Product).orderBy('weight', direction).cursorPaginate(5, cursor);
+            const page: Awaited<ReturnType<ReturnType<typeof db.query<typeof Product>>['cursorPaginate']>> = await db.query(Product).orderBy('weight', direction).cursorPaginate(size, cursor);
             seen.push(...page.items.map((row) => row.id));
             cursor = page.nextCursor;
             if (cursor === null) break;
@@ -788,12 +788,39 @@ for (const engine of useEngines()) {
           if (b.weight === null) return direction === 'asc' ? -1 : 1;
           return direction === 'asc' ? a.weight - b.weight : b.weight - a.weight;
         };
-        expect(await walk('asc')).toEqual([...made].sort(byWeight('asc')).map((row) => row.id));
-        expect(await walk('desc')).toEqual([...made].sort(byWeight('desc')).map((row) => row.id));
+        // Pages of 2 split the ties of weight 2 and the NULLs across pages.
+        for (const size of [5, 2]) {
+          expect(await walk('asc', size)).toEqual([...made].sort(byWeight('asc')).map((row) => row.id));
+          expect(await walk('desc', size)).toEqual([...made].sort(byWeight('desc')).map((row) => row.id));
+        }
         const first = await db.query(Product).orderBy('weight').cursorPaginate(5);
         for (const hostile of ['not a cursor', 'W10', '%%%', '']) {
           expect((await db.query(Product).orderBy('weight').cursorPaginate(5, hostile)).items).toEqual(first.items);
         }
+      });
+
+      it.runIf(engine.name === 'sqlite')('a cursor page of latest() seeks the index to the cursor instead of scanning to it', async () => {
+        await database().raw.session((sql) => sql.exec('CREATE INDEX IF NOT EXISTS products_latest ON products (created_at, id)'));
+        for (let n = 0; n < 6; n++) {
+          clock.advance(n % 2 === 0 ? 1000 : 0);
+          await product();
+        }
+        const first = await db.query(Product).latest().cursorPaginate(2);
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        let next;
+        let sent;
+        try {
+          next = await db.query(Product).latest().cursorPaginate(2, first.nextCursor);
+          sent = spy.mock.calls[0] ?? [];
+        } finally {
+          spy.mockRestore();
+        }
+        const [sql, params] = sent;
+        const plan = await database().raw.session((raw) => raw.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${String(sql)}`, params as unknown[]));
+        expect(plan.map((step) => step.detail).join(' | ')).toMatch(/^SEARCH .* USING INDEX products_latest \(created_at<\?\)$/u);
+        const all = await db.query(Product).latest().pluck('id');
+        expect([...first.items, ...next.items].map((row) => row.id)).toEqual(all.slice(0, 4));
       });
 
       it('findOrFail and firstOrFail throw RecordNotFound', async () => {
