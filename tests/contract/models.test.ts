@@ -817,7 +817,7 @@ for (const engine of useEngines()) {
           spy.mockRestore();
         }
         const [sql, params] = sent;
-        const plan = await database().raw.session((raw) => raw.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${String(sql)}`, params as unknown[]));
+        const plan = await database().raw.session((raw) => raw.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${String(sql)}`, params as Array<string | number>));
         expect(plan.map((step) => step.detail).join(' | ')).toMatch(/^SEARCH .* USING INDEX products_latest \(created_at<\?\)$/u);
         const all = await db.query(Product).latest().pluck('id');
         expect([...first.items, ...next.items].map((row) => row.id)).toEqual(all.slice(0, 4));
