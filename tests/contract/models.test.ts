@@ -801,7 +801,10 @@ for (const engine of useEngines()) {
         }
       });
 
-      it.runIf(engine.name === 'sqlite')('a cursor page of latest() seeks the index to the cursor instead of scanning to it', async () => {
+      // MikroORM 6 sends values inlined, from which SQLite finds the range itself; with the values
+      // bound (as the statement is explained here, and as a later MikroORM sends them) only the
+      // first key's bound keeps SQLite from scanning the index up to the cursor.
+      it.runIf(engine.name === 'sqlite')('a cursor page of latest() seeks the index to the cursor, values bound or not', async () => {
         await database().raw.session((sql) => sql.exec('CREATE INDEX IF NOT EXISTS products_latest ON products (created_at, id)'));
         for (let n = 0; n < 6; n++) {
           clock.advance(n % 2 === 0 ? 1000 : 0);

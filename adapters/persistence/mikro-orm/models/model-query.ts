@@ -296,10 +296,11 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       });
       const [lead] = keys;
       const leadValue = values[0];
-      // The OR above is exact but no index range: SQLite scanned the index from the first row to
-      // the cursor (page 10 000 of latest(): 500 000 entries). The first key's bound, implied by
-      // the OR, lets both engines seek to the cursor. Ascending a nullable column, the rows left
-      // include the NULLs, so no such bound holds there.
+      // The OR above is exact, but with bound values it gives SQLite no index range: it scans the
+      // index from the first row to the cursor (page 10 000 of latest(): 500 000 entries, 150 ms).
+      // MikroORM 6 happens to inline values as literals, from which SQLite derives the range
+      // itself; the first key's bound, implied by the OR, keeps the seek from depending on that.
+      // Ascending a nullable column, the rows left include the NULLs, so no such bound holds there.
       if (keys.length > 1 && lead !== undefined && leadValue !== null && (lead.direction === 'desc' || !this.nullable(lead.column))) {
         page.conditions.push({ kind: 'compare', column: lead.column, op: lead.direction === 'asc' ? '>=' : '<=', value: leadValue });
       }
