@@ -31,6 +31,7 @@ import { guardReply } from './guard-replies.js';
 import { Authenticator } from './identity.js';
 import type { IdentityServices } from './identity.js';
 import type { SessionDriver } from './session/session-driver.js';
+import type { RequestStorage } from '../storage/request-storage.js';
 
 /** What every request's context shares: fixed when the kernel starts. */
 export interface ContextShared {
@@ -48,6 +49,8 @@ export interface ContextShared {
   records: RecordFinder;
   /** The app's services container (`ctx.service(key)`). */
   services: (key: symbol) => unknown;
+  /** `ctx.storage`: the app's disks; null for a kernel built without storage. */
+  storage: RequestStorage | null;
 }
 
 /** A handler stops with this reply (a failed form's way back): the views stage sends it. */
@@ -270,6 +273,11 @@ export class KernelContext implements RequestContext {
 
   service<T>(key: ServiceKey<T>): T {
     return this.shared.services(key) as T;
+  }
+
+  get storage(): RequestStorage {
+    if (this.shared.storage === null) throw new KernelMisuse('This app has no storage disks: ctx.storage needs the kernel built with `storage`');
+    return this.shared.storage;
   }
 
   provided<T>(key: ContextKey<T>): T {

@@ -13,6 +13,7 @@ import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { SessionStore } from '../../../ports/session-store.js';
 import type { Storage } from '../../../ports/storage.js';
 import { storageUrl } from '../storage/storage-url.js';
+import { requestStorage } from '../storage/request-storage.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { FormServices } from '../validation/form-context.js';
@@ -178,7 +179,7 @@ export function createKernel(options: KernelOptions): Kernel {
 
   const dispatch = dispatcher({
     table: options.table,
-    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
+    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services, storage: storage === undefined ? null : requestStorage(storage) },
     frameworkStages,
     appLayers: options.appLayers,
     routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),

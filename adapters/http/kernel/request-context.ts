@@ -8,6 +8,7 @@ import type { Cookies } from './cookies.js';
 import type { Model } from '../model.js';
 import type { Reply } from './replies.js';
 import type { FormSchema } from '../validation/form-schema.js';
+import type { RequestStorage } from '../storage/request-storage.js';
 
 /** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.setCurrent`). */
 export type ContextKey<T> = symbol & { readonly __value?: T };
@@ -110,6 +111,11 @@ export interface RequestContext {
   valid<T>(schema: FormSchema<T>): Promise<T>;
   /** A service of the app (`TOKENS.clock`, a use case…): the spec's `State<AppState>`. */
   service<T>(key: ServiceKey<T>): T;
+  /**
+   * The app's storage disks: itself the default disk (FILESYSTEM_DISK), so `ctx.storage.put(key,
+   * body)`, `ctx.storage.temporaryUrl(key, ttl)`; `ctx.storage.disk('public')` names another.
+   */
+  readonly storage: RequestStorage;
   /**
    * What a failed form sends back to the next page: the errors (in `bag`) and the input as
    * typed, passwords left out. `valid()` does this itself; handlers call it for failures only
