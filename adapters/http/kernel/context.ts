@@ -25,6 +25,9 @@ import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
 import type { ValidationResult } from '../validation/validate.js';
+import type { Struct } from 'superstruct';
+import { readShape } from '../../../application/validation/read-shape.js';
+import { superstructShape } from '../validation/superstruct-shape.js';
 import type { KernelRequest } from './request.js';
 import type { Sealer } from './sealer.js';
 import { guardReply } from './guard-replies.js';
@@ -264,6 +267,13 @@ export class KernelContext implements RequestContext {
     }
     this.flashFormErrors(result.errors, schema.bag ?? 'default', input);
     throw new StopWithReply(combine(Redirect.back()));
+  }
+
+  form<T>(struct: Struct<T, unknown>): T {
+    const read = readShape(superstructShape(struct, { unvalidated: true }), this.formInput(), this.lang);
+    if (read.kind === 'read') return read.value;
+    if (this.isApiClient || this.hx.request) throw new StopWithReply(json({ message: this.lang.t('validation.invalid'), errors: read.errors }, 422));
+    throw new HttpAbort(422, Object.values(read.errors).flat().join(' '));
   }
 
   flashFormErrors(errors: Record<string, string[]>, bag = 'default', input: unknown = this.body()): void {
