@@ -108,6 +108,7 @@ export class KernelContext implements RequestContext {
   private signedIn: AuthUser | null = null;
   private authenticator: Authenticator | null = null;
   private chosenLang: Lang | null = null;
+  private languageChooser: (() => Lang) | null = null;
   /** Where this request's session is stored: set by the session stage. */
   sessionDriver: SessionDriver | null = null;
 
@@ -179,24 +180,30 @@ export class KernelContext implements RequestContext {
   }
 
   /**
-   * The request's language, the locale stage's choice: the session's `locale` (a language
-   * switcher puts it there), then Accept-Language among the app's languages, then APP_LOCALE.
-   * Chosen on first use, after the session stage, and kept for the request.
+   * The request's language, the locale stage's choice (stages/locale.ts), made on first use and
+   * kept for the request. Before that stage ran (an error page of an earlier stage) the same
+   * order applies to what is there: the session if open, Accept-Language, APP_LOCALE.
    */
   get lang(): Lang {
-    if (this.chosenLang === null) {
-      const saved = this.hasSession() ? this.session.get('locale') : undefined;
-      const { translator } = this.shared.forms;
-      this.chosenLang = translator.lang(
-        negotiateLocale({
-          session: typeof saved === 'string' ? saved : null,
-          acceptLanguage: headerText(this.request.headers['accept-language']),
-          available: translator.locales,
-          fallback: this.shared.locale,
-        }),
-      );
-    }
+    this.chosenLang ??= this.languageChooser?.() ?? this.languageWithoutStage();
     return this.chosenLang;
+  }
+
+  /** Set by the locale stage: how this request's language is chosen when first read. */
+  chooseLanguage(choose: () => Lang): void {
+    this.languageChooser = choose;
+  }
+
+  private languageWithoutStage(): Lang {
+    const { translator } = this.shared.forms;
+    return translator.lang(
+      negotiateLocale({
+        session: this.hasSession() ? this.session.get('locale') : null,
+        acceptLanguage: headerText(this.request.headers['accept-language']),
+        available: translator.locales,
+        fallback: this.shared.locale,
+      }),
+    );
   }
 
   get session(): Session {

@@ -35,6 +35,7 @@ import { DatabaseSessionDriver } from './session/database-session-driver.js';
 import { csrfStage } from './stages/csrf.js';
 import { maintenanceStage } from './stages/maintenance.js';
 import { sessionStage } from './stages/session.js';
+import { localeStage } from './stages/locale.js';
 import type { LimiterRule } from './stages/throttle.js';
 import { timeoutStage } from './stages/timeout.js';
 import { userStage } from './stages/user.js';
@@ -139,7 +140,7 @@ export interface Kernel {
 
 /**
  * Builds the transport-neutral part of the pipeline of spec 001: the framework's stages in
- * their order (session, views, user, CSRF, maintenance, timeout), the app's layers and each
+ * their order (session, locale, views, user, CSRF, maintenance, timeout), the app's layers and each
  * route's own, around the router. The stages before routing (security headers, request id,
  * trusted hosts, body limits, built-in routes) need the transport's request and response, so
  * each transport runs them itself.
@@ -166,6 +167,7 @@ export function createKernel(options: KernelOptions): Kernel {
       : new DatabaseSessionDriver(options.sessionStore, options.random, options.sessionLifetimeMinutes, options.logger);
   const frameworkStages = [
     sessionStage({ driver, clock: options.clock, random: options.random }),
+    localeStage(options.forms.translator),
     // The request inspector (local debugging only) sees the session as it came and as it goes.
     ...(options.devTools?.stages() ?? []),
     viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin, formPage: (request) => formPageOf(options.table, request) }),
