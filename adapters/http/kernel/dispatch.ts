@@ -1,6 +1,6 @@
-import type { Route, RouteTable } from '../../../domain/routing/route-table.js';
-import { matchRoute } from '../../../domain/routing/match.js';
-import { overriddenMethod } from '../../../domain/security/method-override.js';
+import type { Route, RouteTable } from '../../../domain/http/routing/route-table.js';
+import { matchRoute } from '../../../domain/http/routing/match.js';
+import { overriddenMethod } from '../../../domain/http/method-override.js';
 import { Redirect, View } from './replies.js';
 import type { Reply } from './replies.js';
 import type { Handler, Middleware } from './request-context.js';

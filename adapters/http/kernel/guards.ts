@@ -1,5 +1,5 @@
-import { guardOutcome } from '../../../domain/security/guards.js';
-import type { GuardFacts, GuardKind } from '../../../domain/security/guards.js';
+import { guardOutcome } from '../../../domain/http/guards.js';
+import type { GuardFacts, GuardKind } from '../../../domain/http/guards.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Middleware } from './request-context.js';
 import { guardReply } from './guard-replies.js';

@@ -1,9 +1,9 @@
 import { mountedClientFiles } from './client-assets.js';
 import type { AppKeys } from '../../../domain/security/app-keys.js';
-import type { TrustedProxies } from '../../../domain/security/client-ip.js';
-import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
-import { matchRoute } from '../../../domain/routing/match.js';
-import type { RouteTable } from '../../../domain/routing/route-table.js';
+import type { TrustedProxies } from '../../../domain/http/client-ip/client-ip.js';
+import type { TrustedHosts } from '../../../domain/http/trusted-hosts.js';
+import { matchRoute } from '../../../domain/http/routing/match.js';
+import type { RouteTable } from '../../../domain/http/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Logger } from '../../../ports/logger.js';

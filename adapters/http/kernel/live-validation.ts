@@ -11,7 +11,7 @@
  * `liveValidation(...)` refuses the header with a 400 rather than running its handler on a
  * half-typed form.
  */
-import type { RouteLayer } from '../../../domain/routing/route-layer.js';
+import type { RouteLayer } from '../../../domain/http/routing/route-layer.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import type { KernelContext } from './context.js';
 import { HttpAbort } from './http-error.js';

@@ -1,10 +1,10 @@
-import type { RouteTable } from '../../../domain/routing/route-table.js';
-import { describeRoute } from '../../../domain/routing/route-table.js';
-import { Limit } from '../../../domain/security/rate-limit.js';
+import type { RouteTable } from '../../../domain/http/routing/route-table.js';
+import { describeRoute } from '../../../domain/http/routing/route-table.js';
+import { Limit } from '../../../domain/http/rate-limits/rate-limit.js';
 import { FrameworkError } from '../../../domain/shared/errors.js';
 import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Clock } from '../../../ports/clock.js';
-import type { GuardKind } from '../../../domain/security/guards.js';
+import type { GuardKind } from '../../../domain/http/guards.js';
 import type { Handler, Middleware } from './request-context.js';
 import { GUARD_KINDS, guardMiddleware } from './guards.js';
 import type { IdentityServices } from './identity.js';

@@ -4,7 +4,7 @@ import { FixedClock } from '../../../../adapters/clock/fixed-clock.js';
 import { createDefaultApp } from '../../../../composition/default-app.js';
 import { TestApp } from '../../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../../composition/testing.js';
-import { DEFAULT_BODY_MAX_DEPTH } from '../../../../domain/security/body-depth.js';
+import { DEFAULT_BODY_MAX_DEPTH } from '../../../../domain/http/body-depth.js';
 import { useTempDir } from '../../../support/databases.js';
 
 /**
