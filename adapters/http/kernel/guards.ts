@@ -6,8 +6,6 @@ import { guardReply } from './guard-replies.js';
 import type { IdentityServices } from './identity.js';
 import type { KernelContext } from './context.js';
 
-export const GUARD_KINDS: ReadonlySet<string> = new Set<GuardKind>(['auth', 'verified', 'guest', 'gate', 'role', 'permission', 'ability', 'password-confirmed']);
-
 /**
  * A guard layer (`requireAuth()`, `requireRole('admin')`, …) as route middleware. The facts
  * are gathered here (the app's policy is asked only for a signed-in user and only by the guards

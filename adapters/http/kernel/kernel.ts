@@ -28,7 +28,7 @@ import type { RequestState } from './request.js';
 import type { IdentityServices } from './identity.js';
 import { PublicFiles } from './public-files.js';
 import type { Handler, Middleware } from './request-context.js';
-import { routeLayerMiddleware } from './route-layers.js';
+import { compileRouteLayers } from './route-layers.js';
 import type { Sealer } from './sealer.js';
 import { CookieSessionDriver } from './session/cookie-session-driver.js';
 import { DatabaseSessionDriver } from './session/database-session-driver.js';
@@ -184,7 +184,7 @@ export function createKernel(options: KernelOptions): Kernel {
     shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services, storage: storage === undefined ? null : requestStorage(storage) },
     frameworkStages,
     appLayers: options.appLayers,
-    routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
+    routeLayers: compileRouteLayers(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     origin: options.origin,
     afterResponse: options.afterResponse,
   });

@@ -3,16 +3,24 @@ import type { CorsLayerOptions, CorsPolicy } from '../cors/cors.js';
 import { RoutingError } from './routing-error.js';
 
 /**
- * A layer wrapped around some routes. The domain only records it: `kind` says what it is,
- * `options` carries its arguments, `layer` holds a middleware value given by the app, and
- * the HTTP adapter gives each kind its behaviour. `label` is what `route:list` shows in its
- * guards column (null for plain middleware, which is not listed).
+ * A layer wrapped around some routes: one of the kinds `Routes` builds itself, or an adapter's
+ * own (`extension`). The domain only records it; the HTTP kernel gives each kind its behaviour
+ * in one exhaustive switch, so a kind added here and not handled there is a compile-time error.
+ * `label` is what `route:list` shows in its guards column (null for plain middleware, which is
+ * not listed).
  */
-export interface RouteLayer<L = unknown> {
-  readonly kind: string;
+export type RouteLayer = BuiltInLayer | ExtensionLayer;
+
+/**
+ * A layer defined outside the domain, such as the kernel's `liveValidation(form)`: `name` says
+ * which, `value` carries its argument. The kernel refuses at start-up a route under a name it
+ * does not know: serving the route without the layer's behaviour would be worse than not starting.
+ */
+export interface ExtensionLayer<V = unknown> {
+  readonly kind: 'extension';
+  readonly name: string;
   readonly label: string | null;
-  readonly options?: unknown;
-  readonly layer?: L;
+  readonly value: V;
 }
 
 /** The layers `Routes` builds itself, so the adapter can switch on `kind`. */
@@ -86,18 +94,21 @@ export function corsLayer(options: CorsLayerOptions): BuiltInLayer {
 export function corsPolicies(layers: readonly RouteLayer[]): CorsPolicy[] {
   const policies: CorsPolicy[] = [];
   for (const layer of layers) {
-    if (layer.kind === 'cors') policies.unshift((layer.options as { policy: CorsPolicy }).policy);
+    if (layer.kind === 'cors') policies.unshift(layer.options.policy);
   }
   return policies;
 }
 
-/** Checks a layer given to the generic `Routes.layer(entry)`. */
-export function checkLayer<L>(entry: RouteLayer<L>): RouteLayer<L> {
-  if (typeof entry.kind !== 'string' || entry.kind === '') {
-    throw new RoutingError('routing.layer-argument', 'a route layer needs a non-empty kind');
+/** Checks a layer given to the generic `Routes.layer(entry)`: only extension layers come that way. */
+export function checkLayer<V>(entry: ExtensionLayer<V>): ExtensionLayer<V> {
+  if (entry.kind !== 'extension') {
+    throw new RoutingError('routing.layer-argument', "a route layer given to .layer() has the kind 'extension'; built-in layers have their own methods");
+  }
+  if (typeof entry.name !== 'string' || entry.name === '') {
+    throw new RoutingError('routing.layer-argument', 'a route layer needs a non-empty name');
   }
   if (entry.label !== null && (typeof entry.label !== 'string' || entry.label === '')) {
-    throw new RoutingError('routing.layer-argument', `layer '${entry.kind}': label must be null or a non-empty string`);
+    throw new RoutingError('routing.layer-argument', `layer '${entry.name}': label must be null or a non-empty string`);
   }
   return Object.freeze({ ...entry });
 }

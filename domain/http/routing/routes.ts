@@ -6,7 +6,7 @@ import { RESOURCE_ROUTES } from './resource.js';
 import type { ResourceAction, ResourceActions } from './resource.js';
 import type { FallbackDefinition, RouteDefinition, RouteMethod, RouteTarget } from './route.js';
 import { checkLayer, corsLayer, namedLayer, throttleLayer } from './route-layer.js';
-import type { RouteLayer } from './route-layer.js';
+import type { ExtensionLayer, RouteLayer } from './route-layer.js';
 import { checkNamePrefix, checkRouteName } from './route-name.js';
 import { RoutingError } from './routing-error.js';
 
@@ -200,8 +200,8 @@ export class Routes<H> {
     return this.#wrap({ kind: 'middleware', label: null, layer });
   }
 
-  /** Wraps the routes added before it in any layer entry. */
-  layer<L>(entry: RouteLayer<L>): Routes<H> {
+  /** Wraps the routes added before it in an adapter's own layer (`liveValidation(form)`). */
+  layer<V>(entry: ExtensionLayer<V>): Routes<H> {
     return this.#wrap(checkLayer(entry));
   }
 
@@ -284,7 +284,7 @@ export class Routes<H> {
     if (this.#routes.length === 0) {
       throw new RoutingError(
         'routing.layer-without-routes',
-        `layer '${layer.label ?? layer.kind}' has no routes before it; a layer wraps only the routes added before it`,
+        `layer '${layer.label ?? (layer.kind === 'extension' ? layer.name : layer.kind)}' has no routes before it; a layer wraps only the routes added before it`,
       );
     }
     const frozen = Object.freeze(layer);
