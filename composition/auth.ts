@@ -29,18 +29,17 @@ const AUTH_SERVICES = {
   checkPassword: TOKENS.checkPassword,
   mail: TOKENS.authMail,
   events: TOKENS.eventBus,
-  beginSecondStep: TOKENS.beginSecondStep,
+  completeLogin: TOKENS.completeLogin,
 } as const;
 
 const TWO_FACTOR_SERVICES = {
-  beginSecondStep: TOKENS.beginSecondStep,
+  completeLogin: TOKENS.completeLogin,
   challengeTwoFactor: TOKENS.challengeTwoFactor,
   enableTwoFactor: TOKENS.enableTwoFactor,
   confirmTwoFactor: TOKENS.confirmTwoFactor,
   disableTwoFactor: TOKENS.disableTwoFactor,
   regenerateRecoveryCodes: TOKENS.regenerateRecoveryCodes,
   showTwoFactorSettings: TOKENS.showTwoFactorSettings,
-  events: TOKENS.eventBus,
 } as const;
 
 const servicesOf = (ctx: RequestContext) => servicesFrom<AuthServices>(ctx, AUTH_SERVICES);

@@ -29,8 +29,7 @@ const OAUTH_SERVICES = {
   startSignIn: TOKENS.startSignIn,
   completeSignIn: TOKENS.completeSignIn,
   unlinkProvider: TOKENS.unlinkProvider,
-  beginSecondStep: TOKENS.beginSecondStep,
-  events: TOKENS.eventBus,
+  completeLogin: TOKENS.completeLogin,
 } as const;
 
 const servicesOf = (ctx: RequestContext) => servicesFrom<OAuthServices>(ctx, OAUTH_SERVICES);

@@ -9,7 +9,8 @@ import { createWelcomeApp } from '../../../composition/default-app.js';
 import { App } from '../../../composition/app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestResponse, TestServer } from '../../../composition/testing.js';
-import { SIGN_IN_MESSAGES, SUCCESS_MESSAGES, TRY_AGAIN } from '../../../domain/oauth/errors.js';
+import { noticeText } from '../../../adapters/http/oauth/oauth-messages.js';
+import { english } from '../../support/lang.js';
 import { randomToken } from '../../../domain/oauth/pkce.js';
 import { useEngines, useTempDir } from '../../support/databases.js';
 import { loginAtDevProvider } from '../../support/dev-provider-login.js';
@@ -209,7 +210,7 @@ for (const engine of engines) {
       const back = await loginAtDevProvider(authorize.href, 'nonce-swapped');
       const response = await callback(client, back);
       expect(response.location).toBe('/login');
-      expect(await follow(client, response.location)).toContain(TRY_AGAIN);
+      expect(await follow(client, response.location)).toContain(noticeText(english, 'try-again'));
       expect(await whoAmI(client)).toBeNull();
       expect(await (await users()).findByEmail('nonce-swapped@example.test')).toBeNull();
       expect(await (await links()).findByProviderAccount('provider_a', 'nonce-swapped')).toBeNull();
@@ -222,7 +223,7 @@ for (const engine of engines) {
       const { response } = await signIn(client, 'unverified-ann');
       expect(response.status).toBe(303);
       expect(response.location).toBe('/login');
-      expect(await follow(client, response.location)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+      expect(await follow(client, response.location)).toContain(noticeText(english, 'unverified-email'));
       expect(await whoAmI(client)).toBeNull();
       expect(await (await users()).findByEmail('unverified-ann@example.test')).toBeNull();
       expect(await (await links()).findByProviderAccount('provider_a', 'unverified-ann')).toBeNull();
@@ -245,7 +246,7 @@ for (const engine of engines) {
       const client = h.server.client();
       const { response } = await signIn(client, 'lazy');
       expect(response.location).toBe('/login');
-      expect(await follow(client, response.location)).toContain(SIGN_IN_MESSAGES['email-owner-unverified']);
+      expect(await follow(client, response.location)).toContain(noticeText(english, 'email-owner-unverified'));
       expect(await whoAmI(client)).toBeNull();
       expect(await (await links()).findByProviderAccount('provider_a', 'lazy')).toBeNull();
       expect((await (await users()).findById(lazy.id))?.isVerified()).toBe(false);
@@ -268,7 +269,7 @@ for (const engine of engines) {
       expect(replay.status).toBe(303);
       // A user whose state was refused lands where a login would, still logged in as themselves.
       expect(replay.location).toBe('/');
-      expect(await follow(client, replay.location)).toContain(TRY_AGAIN);
+      expect(await follow(client, replay.location)).toContain(noticeText(english, 'try-again'));
       expect(await whoAmI(client)).toBe('replayer@example.test');
 
       const copied = await callback(before, back);
@@ -293,7 +294,7 @@ for (const engine of engines) {
       const second = await callback(client, back);
       expect([first.status, first.location]).toEqual([303, '/']);
       expect([second.status, second.location]).toEqual([303, '/']);
-      expect(await follow(client, second.location)).toContain(TRY_AGAIN);
+      expect(await follow(client, second.location)).toContain(noticeText(english, 'try-again'));
       const user = await (await users()).findByEmail('twice@example.test');
       expect(eventsOf(user?.id).filter((e) => e instanceof LoggedInWith)).toHaveLength(1);
       expect(tokenCalls.filter((c) => c.code === back.searchParams.get('code'))).toHaveLength(1);
@@ -308,7 +309,7 @@ for (const engine of engines) {
       const stolen = await callback(guest, back);
       expect(stolen.status).toBe(303);
       expect(stolen.location).toBe('/login');
-      expect(await follow(guest, stolen.location)).toContain(TRY_AGAIN);
+      expect(await follow(guest, stolen.location)).toContain(noticeText(english, 'try-again'));
       expect(await whoAmI(guest)).toBeNull();
 
       await h.testApp.createUser(aUser({ name: 'Mallory', email: 'mallory@example.test' }));
@@ -334,7 +335,7 @@ for (const engine of engines) {
       const logFrom = h.testApp.logs.length;
       const response = await callback(late, back);
       expect(response.location).toBe('/login');
-      expect(await follow(late, response.location)).toContain(TRY_AGAIN);
+      expect(await follow(late, response.location)).toContain(noticeText(english, 'try-again'));
       expect(await whoAmI(late)).toBeNull();
       expect(await (await users()).findByEmail('late@example.test')).toBeNull();
       expect(refusals(logFrom, 'expired')).toHaveLength(1);
@@ -412,8 +413,8 @@ for (const engine of engines) {
       const winner = link?.userId === ada.id ? 0 : 1;
       const loser = 1 - winner;
       const pages = await Promise.all(browsers.map((browser) => follow(browser, '/account')));
-      expect(pages[winner]).toContain(SUCCESS_MESSAGES.linked);
-      expect(pages[loser]).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+      expect(pages[winner]).toContain(noticeText(english, 'linked'));
+      expect(pages[loser]).toContain(noticeText(english, 'linked-to-another-user'));
       const loserId = [ada.id, bob.id][loser] ?? 0;
       expect(await (await links()).listOfUser(loserId)).toEqual([]);
       expect(h.events.filter((e) => e instanceof AccountLinked && (e.userId === ada.id || e.userId === bob.id))).toHaveLength(1);

@@ -6,7 +6,8 @@ import { createWelcomeApp } from '../../../composition/default-app.js';
 import { App } from '../../../composition/app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
-import { SIGN_IN_MESSAGES, TRY_AGAIN, UNLINK_MESSAGES } from '../../../domain/oauth/errors.js';
+import { noticeText } from '../../../adapters/http/oauth/oauth-messages.js';
+import { english } from '../../support/lang.js';
 import { useEngines, useOwnDatabase, useTempDir } from '../../support/databases.js';
 import { follow, PASSWORD, register, signIn, socialSignIn, startSocialSignIn } from '../../support/flows.js';
 import { aUser } from '../../support/builders.js';
@@ -153,7 +154,7 @@ for (const engine of useEngines()) {
           const client = h.server.client();
           const { back } = await socialSignIn(client, 'provider_b', code);
           expect(back.location).toBe('/login');
-          expect(await follow(client, back.location)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+          expect(await follow(client, back.location)).toContain(noticeText(english, 'unverified-email'));
           expect(await whoAmI(client)).toBe(null);
         }
         expect(await (await users()).findByEmail('unverified@example.com')).toBeNull();
@@ -206,7 +207,7 @@ for (const engine of useEngines()) {
         }
         const again = await socialSignIn(other, 'provider_b', 'code-106-again');
         expect(again.back.location).toBe('/account');
-        expect(await follow(other, again.back.location)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+        expect(await follow(other, again.back.location)).toContain(noticeText(english, 'linked-to-another-user'));
         expect((await (await links()).findByProviderAccount('provider_b', '106'))?.userId).toBe(linker?.id);
       });
 
@@ -235,7 +236,7 @@ for (const engine of useEngines()) {
         const thief = h.server.client();
         const stolen = await thief.get(`/auth/provider_b/callback?code=code-108&state=${state}`);
         expect(stolen.location).toBe('/login');
-        expect(await follow(thief, stolen.location)).toContain(TRY_AGAIN);
+        expect(await follow(thief, stolen.location)).toContain(noticeText(english, 'try-again'));
         expect(await whoAmI(thief)).toBe(null);
 
         // Ten minutes later, in the browser that started it.
@@ -275,7 +276,7 @@ for (const engine of useEngines()) {
         const client = h.server.client();
         const { back } = await socialSignIn(client, 'provider_b', 'code-111');
         expect(back.location).toBe('/login');
-        expect(await follow(client, back.location)).toContain(TRY_AGAIN);
+        expect(await follow(client, back.location)).toContain(noticeText(english, 'try-again'));
         expect(await (await users()).findByEmail('down@example.com')).toBeNull();
         const warn = h.testApp.logs.filter((line) => line.level === 'warn' && line.message === 'social sign-in failed').at(-1);
         expect(JSON.stringify(warn)).toMatch(/requestId/u);
@@ -292,7 +293,7 @@ for (const engine of useEngines()) {
         expect((await client.request('DELETE', '/auth/provider_b', { csrf: false })).status).toBe(419);
         const refused = await client.request('DELETE', '/auth/provider_b');
         expect(refused.location).toBe('/account');
-        expect(await follow(client, refused.location)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
+        expect(await follow(client, refused.location)).toContain(noticeText(english, 'only-way-to-log-in'));
         const only = await (await users()).findByEmail('only@example.com');
         expect(await (await links()).listOfUser(only?.id ?? 0)).toHaveLength(1);
         // The card says why and points at 'Set a password'.
@@ -325,7 +326,7 @@ describe('social login with Auth.withoutRegistration()', () => {
     const client = server.client();
     const { back } = await socialSignIn(client, 'provider_b', 'code-107');
     expect(back.location).toBe('/login');
-    expect(await follow(client, back.location)).toContain(SIGN_IN_MESSAGES['registration-closed']);
+    expect(await follow(client, back.location)).toContain(noticeText(english, 'registration-closed'));
     const services = await testApp.app.services();
     expect(await services.get(TOKENS.userRepository).findByEmail('closed@example.com')).toBeNull();
   });

@@ -44,7 +44,8 @@ import type { CodeExchange, HttpClient, Module, OAuth2Provider, ProviderDefiniti
 import { createWelcomeApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestResponse, TestServer } from '../../../composition/testing.js';
-import { SIGN_IN_MESSAGES, SUCCESS_MESSAGES, TRY_AGAIN, UNLINK_MESSAGES } from '../../../domain/oauth/errors.js';
+import { noticeText } from '../../../adapters/http/oauth/oauth-messages.js';
+import { english } from '../../support/lang.js';
 import { sameSecret } from '../../../domain/security/constant-time.js';
 import { useTempDir } from '../../support/databases.js';
 import { aUser } from '../../support/builders.js';
@@ -735,7 +736,7 @@ describe('Outcome of a callback', () => {
       const client = main.server.client();
       const { back } = await signInB(client, person);
       expect(back.location).toBe('/login');
-      expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+      expect(await follow(client, back)).toContain(noticeText(english, 'unverified-email'));
       expect(await who(client)).toBeNull();
       expect(await linkOf(main, 'provider_b', String(person.id))).toBeNull();
     }
@@ -779,7 +780,7 @@ describe('Outcome of a callback', () => {
     const client = closed.server.client();
     const { back } = await signInB(client, person);
     expect(back.location).toBe('/login');
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['registration-closed']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'registration-closed'));
     expect(await who(client)).toBeNull();
     expect(await userByEmail(closed, 'closed-nobody@example.com')).toBeNull();
   });
@@ -790,19 +791,19 @@ describe('Outcome of a callback', () => {
     const theirs = personB('a-different-address@example.com');
     const { back } = await signInB(client, theirs);
     expect(back.location).toBe('/account');
-    expect(await follow(client, back)).toContain(SUCCESS_MESSAGES.linked);
+    expect(await follow(client, back)).toContain(noticeText(english, 'linked'));
     expect((await linkOf(main, 'provider_b', String(theirs.id)))?.userId).toBe(linker.id);
     // Linked to someone else: refused.
     const { person: taken, user: takenOwner } = await socialUser('taken-by-other@example.com');
     await passwordUser(main, 'second-presser@example.com');
     const { client: second } = await loggedInWithPassword(main, 'second-presser@example.com');
     const refused = await signInB(second, taken);
-    expect(await follow(second, refused.back)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+    expect(await follow(second, refused.back)).toContain(noticeText(english, 'linked-to-another-user'));
     expect((await linkOf(main, 'provider_b', String(taken.id)))?.userId).toBe(takenOwner.id);
     // Already an account at this provider: refused.
     const another = personB('another-b-account@example.com');
     const again = await signInB(client, another);
-    expect(await follow(client, again.back)).toContain(SIGN_IN_MESSAGES['provider-already-linked']);
+    expect(await follow(client, again.back)).toContain(noticeText(english, 'provider-already-linked'));
     expect(await linkOf(main, 'provider_b', String(another.id))).toBeNull();
     expect(await who(client)).toBe('link-presser@example.com');
   });
@@ -867,7 +868,7 @@ describe('Link state of a provider account', () => {
     const { client } = await loggedInWithPassword(main, 'unlink-with-password@example.com');
     await signInB(client, personB('unlink-with-password-b@example.com'));
     const done = await unlink(client, 'provider_b');
-    expect(await follow(client, done)).toContain(SUCCESS_MESSAGES.unlinked);
+    expect(await follow(client, done)).toContain(noticeText(english, 'unlinked'));
     expect(await linksOf(main, owner.id)).toEqual([]);
     expect(eventsOf(owner.id)).toContainEqual(new AccountUnlinked(owner.id, 'provider_b'));
     expect((await activity(main, owner.id)).filter((a) => a.action === 'oauth.unlinked').map((a) => a.data)).toEqual([{ provider: 'provider_b' }]);
@@ -886,7 +887,7 @@ describe('Link state of a provider account', () => {
     const eventsBefore = eventsOf(user.id).length;
     const refused = await unlink(client, 'provider_b');
     expect(refused.location).toBe('/account');
-    expect(await follow(client, refused)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
+    expect(await follow(client, refused)).toContain(noticeText(english, 'only-way-to-log-in'));
     expect((await linksOf(main, user.id)).map((l) => l.provider)).toEqual(['provider_b']);
     expect(eventsOf(user.id)).toHaveLength(eventsBefore);
     expect((await activity(main, user.id)).filter((a) => a.action === 'oauth.unlinked')).toEqual([]);
@@ -912,7 +913,7 @@ describe('Value of state', () => {
     expect(failed.location).toBe('/login');
     expect(await sessionsHolding(main, wrong.state)).toBe(0);
     const retried = await client.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${wrong.state}`);
-    expect(await follow(client, retried)).toContain(TRY_AGAIN);
+    expect(await follow(client, retried)).toContain(noticeText(english, 'try-again'));
     expect(await who(client)).toBeNull();
     // Right: logged in; the state is gone and cannot be used again.
     const right = await signInB(client, person);
@@ -947,7 +948,7 @@ describe('Value of state', () => {
     const started = await startSocialSignIn(starter, 'provider_b');
     const thief = main.server.client();
     const stolen = await thief.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${started.state}`);
-    expect(await follow(thief, stolen)).toContain(TRY_AGAIN);
+    expect(await follow(thief, stolen)).toContain(noticeText(english, 'try-again'));
     expect(await who(thief)).toBeNull();
     // Ten minutes old.
     const late = main.server.client();
@@ -1070,7 +1071,7 @@ describe('Rules of the endpoints', () => {
     expect(await who(guest)).toBe('rule-one@example.com');
     const user = await userByEmail(main, 'rule-one@example.com');
     const linked = await signInB(guest, personB('rule-one-b@example.com'));
-    expect(await follow(guest, linked.back)).toContain(SUCCESS_MESSAGES.linked);
+    expect(await follow(guest, linked.back)).toContain(noticeText(english, 'linked'));
     expect((await linksOf(main, user?.id ?? 0)).map((l) => l.provider)).toEqual(['acme', 'provider_b']);
     expect(await who(guest)).toBe('rule-one@example.com');
   });
@@ -1082,7 +1083,7 @@ describe('Rules of the endpoints', () => {
     const stranger = personAcme('rule-two-stranger@example.com');
     const refused = await signInAcme(client, stranger, '?intent=confirm');
     expect(refused.back.location).toBe('/confirm-password');
-    expect(await follow(client, refused.back)).toContain(SIGN_IN_MESSAGES['not-linked-to-you']);
+    expect(await follow(client, refused.back)).toContain(noticeText(english, 'not-linked-to-you'));
     expect(await linkOf(main, 'acme', `acme-${stranger.id}`)).toBeNull();
     expect((await client.get('/secure')).location).toBe('/confirm-password');
     // Their own account: confirmed, nothing new linked, no AccountLinked.
@@ -1200,7 +1201,7 @@ describe('Authentication', () => {
     const lazy = await passwordUser(main, 'auth3-lazy@example.com', false);
     const { client } = await loggedInWithPassword(main, 'auth3-lazy@example.com');
     const pressed = await signInAcme(client, personAcme('auth3-other-address@example.com'));
-    expect(await follow(client, pressed.back)).toContain(SIGN_IN_MESSAGES['own-email-unverified']);
+    expect(await follow(client, pressed.back)).toContain(noticeText(english, 'own-email-unverified'));
     expect(await linksOf(main, lazy.id)).toEqual([]);
   });
 
@@ -1358,7 +1359,7 @@ describe('Errors', () => {
     for (const person of [personAcme('error-unverified@example.com', false), personAcme(null, false)]) {
       const client = main.server.client();
       const { back } = await signInAcme(client, person);
-      expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+      expect(await follow(client, back)).toContain(noticeText(english, 'unverified-email'));
       expect(await linkOf(main, 'acme', `acme-${person.id}`)).toBeNull();
     }
     expect(await userByEmail(main, 'error-unverified@example.com')).toBeNull();
@@ -1368,7 +1369,7 @@ describe('Errors', () => {
     const owner = await passwordUser(main, 'error-owner-unverified@example.com', false);
     const client = main.server.client();
     const { back } = await signInAcme(client, personAcme('error-owner-unverified@example.com'));
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['email-owner-unverified']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'email-owner-unverified'));
     expect(await linksOf(main, owner.id)).toEqual([]);
   });
 
@@ -1382,7 +1383,7 @@ describe('Errors', () => {
   it('Errors: unlink of the only provider of a password-less user → refused', async () => {
     const { client, user } = await socialUser('error-only@example.com');
     const refused = await unlink(client, 'provider_b');
-    expect(await follow(client, refused)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
+    expect(await follow(client, refused)).toContain(noticeText(english, 'only-way-to-log-in'));
     expect(await linksOf(main, user.id)).toHaveLength(1);
   });
 
@@ -1404,7 +1405,7 @@ describe('Errors', () => {
       const client = main.server.client();
       const back = await fail(client);
       expect(back.location, provider).toBe('/login');
-      expect(await follow(client, back), provider).toContain(TRY_AGAIN);
+      expect(await follow(client, back), provider).toContain(noticeText(english, 'try-again'));
       expect(await who(client), provider).toBeNull();
       const latest = warnings(main).slice(before);
       expect(latest, provider).toHaveLength(1);
@@ -1453,7 +1454,7 @@ describe('Limits', () => {
     const { client, user } = await socialUser('limit-one-per-provider@example.com');
     const second = personB('limit-one-per-provider-second@example.com');
     const { back } = await signInB(client, second);
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['provider-already-linked']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'provider-already-linked'));
     expect((await linksOf(main, user.id)).map((l) => l.provider)).toEqual(['provider_b']);
     expect(await linkOf(main, 'provider_b', String(second.id))).toBeNull();
   });
@@ -1463,7 +1464,7 @@ describe('Limits', () => {
     await passwordUser(main, 'limit-one-user-other@example.com');
     const { client } = await loggedInWithPassword(main, 'limit-one-user-other@example.com');
     const { back } = await signInB(client, person);
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'linked-to-another-user'));
     expect((await linkOf(main, 'provider_b', String(person.id)))?.userId).toBe(user.id);
     const rows = await sql<{ n: number }>(main, 'SELECT count(*) AS n FROM oauth_accounts WHERE provider = ? AND provider_user_id = ?', ['provider_b', String(person.id)]);
     expect(rows).toEqual([{ n: 1 }]);
