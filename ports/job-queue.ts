@@ -93,10 +93,11 @@ export interface JobQueue {
    * Calls `listener` when a job may have become available (dispatched in this process, or
    * announced by the database to every process), so an idle worker claims at once instead of
    * at its next poll. A hint only: the worker still claims, and still polls now and then in
-   * case a hint was lost. Absent: workers poll. `queues`: those the worker takes jobs from (a
-   * driver that watches per queue needs them).
+   * case a hint was lost. Absent: workers poll. A hint stands for one job (one idle loop
+   * wakes) unless `many` says it may stand for several (all wake). `queues`: those the worker
+   * takes jobs from (a driver that watches per queue needs them).
    */
-  watch?(listener: () => void, queues?: readonly string[]): Promise<JobWatch>;
+  watch?(listener: (many?: boolean) => void, queues?: readonly string[]): Promise<JobWatch>;
   /** The next available job of the first queue (in the order given) that has one, leased until its timeout. */
   claim(queues: readonly string[], now: Date): Promise<ClaimedJob | null>;
   complete(job: ClaimedJob): Promise<boolean>;

@@ -111,7 +111,7 @@ export class JobWorker {
   private async watch(): Promise<JobWatch | null> {
     if (this.deps.queue.watch === undefined) return null;
     try {
-      const watch = await this.deps.queue.watch(() => this.wakeUp(), this.options.queues);
+      const watch = await this.deps.queue.watch((many) => this.wakeUp(many === true), this.options.queues);
       this.watching = true;
       return watch;
     } catch (error) {
@@ -121,16 +121,16 @@ export class JobWorker {
   }
 
   /**
-   * One idle loop per hint: every driver gives one per job that became available (a dispatch's
-   * NOTIFY, BullMQ's marker, which it sets again each time it hands a job out), so waking them
-   * all would send the others to find nothing.
+   * One idle loop per hint of one job (a dispatch's NOTIFY, BullMQ's marker, which it sets
+   * again each time it hands a job out): waking them all would send the others to find
+   * nothing. Every idle loop for a hint that may stand for several jobs.
    */
-  private wakeUp(): void {
+  private wakeUp(many: boolean): void {
     this.wakeups++;
-    const [sleeper] = this.sleepers;
-    if (sleeper === undefined) return;
-    this.sleepers.delete(sleeper);
-    sleeper();
+    for (const sleeper of [...this.sleepers].slice(0, many ? undefined : 1)) {
+      this.sleepers.delete(sleeper);
+      sleeper();
+    }
   }
 
   /** Takes no new job, lets the running ones finish, and resolves once they have. */
