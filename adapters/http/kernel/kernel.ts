@@ -1,9 +1,9 @@
 import { mountedClientFiles } from './client-assets.js';
 import type { AppKeys } from '../../../domain/security/app-keys.js';
-import type { TrustedProxies } from '../../../domain/security/client-ip.js';
-import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
-import { matchRoute } from '../../../domain/routing/match.js';
-import type { RouteTable } from '../../../domain/routing/route-table.js';
+import type { TrustedProxies } from '../../../domain/http/client-ip/client-ip.js';
+import type { TrustedHosts } from '../../../domain/http/trusted-hosts.js';
+import { matchRoute } from '../../../domain/http/routing/match.js';
+import type { RouteTable } from '../../../domain/http/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Logger } from '../../../ports/logger.js';
@@ -27,7 +27,7 @@ import type { RequestState } from './request.js';
 import type { IdentityServices } from './identity.js';
 import { PublicFiles } from './public-files.js';
 import type { Handler, Middleware } from './request-context.js';
-import { routeLayerMiddleware } from './route-layers.js';
+import { compileRouteLayers } from './route-layers.js';
 import type { Sealer } from './sealer.js';
 import { CookieSessionDriver } from './session/cookie-session-driver.js';
 import { DatabaseSessionDriver } from './session/database-session-driver.js';
@@ -181,7 +181,7 @@ export function createKernel(options: KernelOptions): Kernel {
     shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
     frameworkStages,
     appLayers: options.appLayers,
-    routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
+    routeLayers: compileRouteLayers(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     origin: options.origin,
     afterResponse: options.afterResponse,
   });
