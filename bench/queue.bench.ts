@@ -29,6 +29,8 @@ import { BenchDatabase } from './support/bench-database.js';
 const JOBS = Number(process.env['QUEUE_BENCH_JOBS'] ?? 3000);
 const APP_KEY = `base64:${Buffer.alloc(32, 3).toString('base64')}`;
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+/** QUEUE_BENCH_ONLY=redis (or sqlite, postgres; comma-separated) runs those rows alone. */
+const ONLY = new Set((process.env['QUEUE_BENCH_ONLY'] ?? 'sqlite,postgres,redis').split(',').map((name) => name.trim()));
 
 interface Row {
   name: string;
@@ -173,10 +175,12 @@ async function deletePrefix(prefix: string): Promise<void> {
 const rows: (Row | { name: string; skipped: string })[] = [];
 const folder = mkdtempSync(join(tmpdir(), 'fw-queue-bench-'));
 try {
-  rows.push(await framework('fw, SQLite file', { DATABASE_URL: `sqlite:${join(folder, 'bench.sqlite')}`, QUEUE_CONNECTION: 'database' }));
+  if (ONLY.has('sqlite')) rows.push(await framework('fw, SQLite file', { DATABASE_URL: `sqlite:${join(folder, 'bench.sqlite')}`, QUEUE_CONNECTION: 'database' }));
   const postgres = new BenchDatabase();
-  const made = await postgres.create();
-  if ('problem' in made) rows.push({ name: 'fw, PostgreSQL', skipped: made.problem });
+  const made = ONLY.has('postgres') ? await postgres.create() : null;
+  if (made === null) {
+    // Not asked for.
+  } else if ('problem' in made) rows.push({ name: 'fw, PostgreSQL', skipped: made.problem });
   else {
     try {
       rows.push(await framework('fw, PostgreSQL', { DATABASE_URL: made.url, QUEUE_CONNECTION: 'database' }));
@@ -185,7 +189,9 @@ try {
       await postgres.drop();
     }
   }
-  if (await redisReachable()) {
+  if (!ONLY.has('redis')) {
+    // Not asked for.
+  } else if (await redisReachable()) {
     const prefix = `fw-bench-${randomBytes(4).toString('hex')}`;
     try {
       rows.push(await framework('fw, Redis (BullMQ)', { DATABASE_URL: `sqlite:${join(folder, 'redis-app.sqlite')}`, QUEUE_CONNECTION: 'redis', QUEUE_PREFIX: prefix, REDIS_URL }));

@@ -3,6 +3,7 @@ import { BullMqJobQueue } from '../adapters/queue/bullmq-job-queue.js';
 import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
 import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
 import { PostgresJobNotifications } from '../adapters/queue/postgres-job-notifications.js';
+import { FileJobNotifications } from '../adapters/queue/file-job-notifications.js';
 import { SqlJobBatches } from '../adapters/queue/sql-job-batches.js';
 import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
 import { JobWorker } from '../adapters/worker/job-worker.js';
@@ -27,12 +28,12 @@ export function bindQueue(container: Container): void {
     switch (config.queue.connection) {
       case 'database':
         // On PostgreSQL a dispatch wakes idle workers on every machine (LISTEN/NOTIFY); on SQLite
-        // those of the dispatching process. Polling stays as the fallback either way.
+        // those of the machine's processes (a wake file). Polling stays as the fallback either way.
         return new SqlJobQueue(
           db.raw,
           config.database.engine === 'postgres'
             ? new PostgresJobNotifications(config.database.url.reveal(), (error) => logger.warn('the queue lost its LISTEN connection; it reconnects, workers poll meanwhile', { error: error.message }))
-            : null,
+            : config.database.path === ':memory:' ? null : new FileJobNotifications(`${config.database.path}-jobs-wake`, (error) => logger.warn('the queue cannot use its wake file; workers of other processes poll', { error: error.message })),
         );
       case 'sync':
         // Nothing waits with sync: dispatch runs the job. The empty queue keeps queue:failed & co. answering.

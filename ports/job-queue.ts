@@ -64,6 +64,12 @@ export interface TransactionStatements {
   afterCommit?(work: () => void): void;
 }
 
+/** What `completeAndClaim` did: whether the job was completed (false: stale lease), and the next job or null when none was available. */
+export interface CompletedAndClaimed {
+  readonly completed: boolean;
+  readonly next: ClaimedJob | null;
+}
+
 /** A queue's wake-up calls for idle workers, until closed. */
 export interface JobWatch {
   close(): Promise<void>;
@@ -87,12 +93,20 @@ export interface JobQueue {
    * Calls `listener` when a job may have become available (dispatched in this process, or
    * announced by the database to every process), so an idle worker claims at once instead of
    * at its next poll. A hint only: the worker still claims, and still polls now and then in
-   * case a hint was lost. Absent: workers poll.
+   * case a hint was lost. Absent: workers poll. A hint stands for one job (one idle loop
+   * wakes) unless `many` says it may stand for several (all wake). `queues`: those the worker
+   * takes jobs from (a driver that watches per queue needs them).
    */
-  watch?(listener: () => void): Promise<JobWatch>;
+  watch?(listener: (many?: boolean) => void, queues?: readonly string[]): Promise<JobWatch>;
   /** The next available job of the first queue (in the order given) that has one, leased until its timeout. */
   claim(queues: readonly string[], now: Date): Promise<ClaimedJob | null>;
   complete(job: ClaimedJob): Promise<boolean>;
+  /**
+   * `complete(job)` then `claim(queues, now)`, in one round trip where the driver can (Redis:
+   * BullMQ hands out the next job of the same queue as it completes one). Absent: the worker
+   * makes the two calls.
+   */
+  completeAndClaim?(job: ClaimedJob, queues: readonly string[], now: Date): Promise<CompletedAndClaimed>;
   /** Back to waiting until `at`, keeping its attempts. */
   retryLater(job: ClaimedJob, at: Date): Promise<boolean>;
   /** Kept as failed with `error` (already free of secrets). */

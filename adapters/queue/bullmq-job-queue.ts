@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Queue, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Job, Queue, Worker } from 'bullmq';
+import type { JobJson } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Backoff } from '../../domain/queue/backoff.js';
 import { LEASE_GRACE_MS } from '../../domain/queue/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../../domain/queue/job-options.js';
-import type { ClaimedJob, EnqueueResult, FailedJob, JobQueue, NewJob, QueueCount } from '../../ports/job-queue.js';
+import type { ClaimedJob, CompletedAndClaimed, EnqueueResult, FailedJob, JobQueue, JobWatch, NewJob, QueueCount } from '../../ports/job-queue.js';
 
 interface JobData {
   payload: string;
@@ -26,6 +27,16 @@ export interface BullMqJobQueueOptions {
   onError?: (error: Error) => void;
 }
 
+/** How long one BZPOPMIN on the markers blocks (BullMQ caps its own at 10 s for reconnections). */
+const MARKER_BLOCK_SECONDS = 5;
+/** The wait before blocking again after the marker connection failed. */
+const MARKER_RETRY_MS = 1000;
+
+/** BullMQ refuses a move by a worker that no longer holds the job's lock. */
+function lockRefused(error: unknown): boolean {
+  return error instanceof Error && /lock/iu.test(error.message);
+}
+
 /** Separates the queue from BullMQ's own id in the ids the commands show (`mail#17`); queue names cannot hold it. */
 const ID_SEPARATOR = '#';
 
@@ -39,6 +50,8 @@ const ID_SEPARATOR = '#';
 export class BullMqJobQueue implements JobQueue {
   readonly driver = 'redis';
   private readonly connection: Redis;
+  /** The workers' own connection: a worker's round trips never queue behind this process's dispatches. */
+  private workerConnection: Redis | null = null;
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Map<string, Worker>();
   private readonly graceMs: number;
@@ -80,32 +93,43 @@ export class BullMqJobQueue implements JobQueue {
     for (const name of queues) {
       const lease = randomBytes(12).toString('base64url');
       const job = (await this.worker(name).getNextJob(lease, { block: false })) as Job<JobData> | undefined;
-      if (job === undefined) continue;
-      const leaseMs = job.data.timeoutMs + this.graceMs;
-      // BullMQ took the lock for the worker's lockDuration, set to the lease of a job with the
-      // default timeout: only a job with a timeout of its own costs a second round trip.
-      if (leaseMs !== this.defaultLeaseMs) await job.extendLock(lease, leaseMs);
-      this.held.set(lease, job);
-      return {
-        id: this.id(name, String(job.id)),
-        name: job.name,
-        queue: name,
-        payload: job.data.payload,
-        attempts: job.attemptsStarted,
-        tries: job.data.tries,
-        backoff: job.data.backoff,
-        timeoutMs: job.data.timeoutMs,
-        availableAt: new Date(job.timestamp + (job.opts.delay ?? 0)),
-        leasedUntil: new Date(Date.now() + leaseMs),
-        lease,
-        batchId: job.data.batchId ?? null,
-      };
+      if (job !== undefined) return this.hold(name, job, lease);
     }
     return null;
   }
 
   complete(claimed: ClaimedJob): Promise<boolean> {
     return this.withLock(claimed, (job) => job.moveToCompleted(null, claimed.lease, false));
+  }
+
+  /**
+   * One round trip where the worker's loop spends most of its time: BullMQ's `moveToCompleted`
+   * with fetch-next (as its own Worker does) completes the job and hands out the next one of the
+   * same queue, under the same lease token. Only for a job of the first queue asked: the next job
+   * of a later queue may not be taken while an earlier queue has one.
+   */
+  async completeAndClaim(claimed: ClaimedJob, queues: readonly string[], now: Date): Promise<CompletedAndClaimed> {
+    const job = this.held.get(claimed.lease);
+    if (claimed.queue !== queues[0] || job === undefined) {
+      const completed = await this.complete(claimed);
+      return { completed, next: await this.claim(queues, now) };
+    }
+    this.held.delete(claimed.lease);
+    let fetched: unknown;
+    try {
+      fetched = await job.moveToCompleted(null, claimed.lease, true);
+    } catch (error) {
+      if (!lockRefused(error)) throw error;
+      return { completed: false, next: await this.claim(queues, now) };
+    }
+    // [job data, job id, rate-limit delay, next delayed timestamp] when a job was handed out.
+    const [data, jobId] = Array.isArray(fetched) ? (fetched as [JobJson | undefined, string | undefined]) : [];
+    if (data !== undefined && jobId !== undefined && data !== null && typeof data === 'object') {
+      const next = Job.fromJSON<JobData>(this.worker(claimed.queue), data, jobId);
+      next.token = claimed.lease;
+      return { completed: true, next: await this.hold(claimed.queue, next, claimed.lease) };
+    }
+    return { completed: true, next: queues.length > 1 ? await this.claim(queues.slice(1), now) : null };
   }
 
   retryLater(claimed: ClaimedJob, at: Date): Promise<boolean> {
@@ -116,6 +140,63 @@ export class BullMqJobQueue implements JobQueue {
     const failure = new Error(error);
     failure.stack = '';
     return this.withLock(claimed, (job) => job.moveToFailed(failure, claimed.lease, false));
+  }
+
+  /**
+   * Blocks on BullMQ's marker keys of the worker's queues (BZPOPMIN on a connection of its own,
+   * as BullMQ's Worker waits): a job added to one wakes idle workers at once, and a delayed
+   * one's marker (scored with its time) wakes them when it comes due. No polling while idle.
+   * BullMQ adds the marker again when it hands out a job and others wait, so workers in
+   * other processes wake in turn.
+   */
+  watch(listener: () => void, queues: readonly string[] = []): Promise<JobWatch> {
+    if (queues.length === 0) return Promise.reject(new TypeError('The Redis queue watches named queues only'));
+    const markers = queues.map((name) => this.queue(name).toKey('marker'));
+    let closed = false;
+    let connection = this.connection.duplicate();
+    let dueTimer: NodeJS.Timeout | undefined;
+    let dueAt = Number.POSITIVE_INFINITY;
+    const wakeAt = (at: number) => {
+      if (at <= Date.now()) return listener();
+      if (at >= dueAt) return;
+      clearTimeout(dueTimer);
+      dueAt = at;
+      dueTimer = setTimeout(() => ((dueAt = Number.POSITIVE_INFINITY), listener()), at - Date.now());
+    };
+    const loop = async () => {
+      while (!closed) {
+        const current = connection;
+        current.on('error', () => undefined);
+        let watchdog: NodeJS.Timeout | undefined;
+        try {
+          // A blocking command can hang on a connection that was cut and came back: past its
+          // timeout plus a margin the connection is replaced (as BullMQ's own watchdog does).
+          const hung = new Promise<null>((resolve) => {
+            watchdog = setTimeout(() => {
+              connection = current.duplicate();
+              current.disconnect();
+              resolve(null);
+            }, (MARKER_BLOCK_SECONDS + 5) * 1000);
+          });
+          const popped = await Promise.race([current.bzpopmin(...markers, MARKER_BLOCK_SECONDS), hung]);
+          // [key, member, score]: score 0 for a job waiting now, a time for a delayed one.
+          if (popped !== null) wakeAt(Number(popped[2]));
+        } catch {
+          if (!closed) await sleep(MARKER_RETRY_MS);
+        } finally {
+          clearTimeout(watchdog);
+        }
+      }
+    };
+    const looping = loop();
+    return Promise.resolve({
+      close: async () => {
+        closed = true;
+        clearTimeout(dueTimer);
+        connection.disconnect();
+        await looping;
+      },
+    });
   }
 
   async failed(): Promise<FailedJob[]> {
@@ -183,6 +264,7 @@ export class BullMqJobQueue implements JobQueue {
   async close(): Promise<void> {
     await Promise.all([...this.workers.values()].map((worker) => worker.close(true)));
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    this.workerConnection?.disconnect();
     this.connection.disconnect();
   }
 
@@ -199,8 +281,12 @@ export class BullMqJobQueue implements JobQueue {
   private worker(name: string): Worker {
     let worker = this.workers.get(name);
     if (worker === undefined) {
+      if (this.workerConnection === null) {
+        this.workerConnection = this.connection.duplicate();
+        if (this.options.onError !== undefined) this.workerConnection.on('error', this.options.onError);
+      }
       worker = new Worker(name, null, {
-        connection: this.connection,
+        connection: this.workerConnection,
         prefix: this.options.prefix,
         autorun: false,
         lockDuration: this.defaultLeaseMs,
@@ -215,6 +301,29 @@ export class BullMqJobQueue implements JobQueue {
     return worker;
   }
 
+  /** Records a job BullMQ handed out (locked for the default lease) as held under `lease`. */
+  private async hold(name: string, job: Job<JobData>, lease: string): Promise<ClaimedJob> {
+    const leaseMs = job.data.timeoutMs + this.graceMs;
+    // BullMQ took the lock for the worker's lockDuration, set to the lease of a job with the
+    // default timeout: only a job with a timeout of its own costs a second round trip.
+    if (leaseMs !== this.defaultLeaseMs) await job.extendLock(lease, leaseMs);
+    this.held.set(lease, job);
+    return {
+      id: this.id(name, String(job.id)),
+      name: job.name,
+      queue: name,
+      payload: job.data.payload,
+      attempts: job.attemptsStarted,
+      tries: job.data.tries,
+      backoff: job.data.backoff,
+      timeoutMs: job.data.timeoutMs,
+      availableAt: new Date(job.timestamp + (job.opts.delay ?? 0)),
+      leasedUntil: new Date(Date.now() + leaseMs),
+      lease,
+      batchId: job.data.batchId ?? null,
+    };
+  }
+
   private async withLock(claimed: ClaimedJob, move: (job: Job<JobData>) => Promise<unknown>): Promise<boolean> {
     const job = this.held.get(claimed.lease) ?? ((await this.queue(claimed.queue).getJob(this.jobId(claimed.id))) as Job<JobData> | undefined);
     this.held.delete(claimed.lease);
@@ -223,8 +332,7 @@ export class BullMqJobQueue implements JobQueue {
       await move(job);
       return true;
     } catch (error) {
-      // BullMQ refuses a move by a worker that no longer holds the job's lock.
-      if (error instanceof Error && /lock/iu.test(error.message)) return false;
+      if (lockRefused(error)) return false;
       throw error;
     }
   }

@@ -6,7 +6,13 @@ export const JOBS_CHANNEL = 'fw_jobs';
 
 /** What SqlJobQueue needs to hear other processes' dispatches. */
 export interface JobNotifications {
-  listen(listener: () => void): Promise<JobWatch>;
+  /** `many`: the hint may stand for several jobs (every idle loop wakes), else for one. */
+  listen(listener: (many?: boolean) => void): Promise<JobWatch>;
+  /**
+   * Tells the other processes after a commit that queued a job available now; absent when the
+   * database announces it itself (PostgreSQL's NOTIFY, sent within the transaction).
+   */
+  announce?(): void;
 }
 
 /**
@@ -22,7 +28,7 @@ export class PostgresJobNotifications implements JobNotifications {
     private readonly onError: (error: Error) => void = () => undefined,
   ) {}
 
-  async listen(listener: () => void): Promise<JobWatch> {
+  async listen(listener: (many?: boolean) => void): Promise<JobWatch> {
     let closed = false;
     let client: pg.Client | null = null;
     let retry: NodeJS.Timeout | undefined;
@@ -52,7 +58,8 @@ export class PostgresJobNotifications implements JobNotifications {
       const waitMs = Math.min(30_000, 250 * 2 ** Math.min(++failures, 7));
       retry = setTimeout(() => {
         retry = undefined;
-        connect().then(listener, (error: unknown) => {
+        // Dispatches may have been announced while nobody listened: every idle loop looks.
+        connect().then(() => listener(true), (error: unknown) => {
           this.onError(error instanceof Error ? error : new Error(String(error)));
           again();
         });

@@ -74,13 +74,14 @@ const STATE_SQL = `CASE WHEN failed_at IS NOT NULL THEN 'failed'
 export class SqlJobQueue implements JobQueue {
   readonly driver = 'database';
   private readonly claimStatement: string;
-  /** This process's idle workers, woken by a dispatch in this process (SQLite has no NOTIFY). */
-  private readonly listeners = new Set<() => void>();
+  /** This process's idle workers, woken by a dispatch in this process at once. */
+  private readonly listeners = new Set<(many?: boolean) => void>();
 
   /**
    * `notifications`: PostgreSQL's LISTEN, so a dispatch on any machine wakes idle workers; a
    * dispatch announces itself with `pg_notify` in its own statement or transaction (delivered
-   * at commit, never for a rollback).
+   * at commit, never for a rollback). On SQLite, a wake file beside the database, rewritten
+   * after the commit, for the workers of the machine's other processes.
    */
   constructor(
     private readonly sql: SqlConnections,
@@ -110,7 +111,7 @@ export class SqlJobQueue implements JobQueue {
     return result;
   }
 
-  async watch(listener: () => void): Promise<JobWatch> {
+  async watch(listener: (many?: boolean) => void): Promise<JobWatch> {
     this.listeners.add(listener);
     const remote = this.notifications === null ? null : await this.notifications.listen(listener).catch((error: unknown) => {
       this.listeners.delete(listener);
@@ -129,8 +130,10 @@ export class SqlJobQueue implements JobQueue {
     return result.kind === 'queued' && job.availableAt.getTime() <= now.getTime();
   }
 
+  /** After the commit of a job available now: wakes this process's idle workers, and tells the others where the driver must (SQLite's wake file). */
   private wakeHere(): void {
     for (const listener of this.listeners) listener();
+    this.notifications?.announce?.();
   }
 
   async claim(queues: readonly string[], now: Date): Promise<ClaimedJob | null> {

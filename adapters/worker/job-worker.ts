@@ -111,7 +111,7 @@ export class JobWorker {
   private async watch(): Promise<JobWatch | null> {
     if (this.deps.queue.watch === undefined) return null;
     try {
-      const watch = await this.deps.queue.watch(() => this.wakeUp());
+      const watch = await this.deps.queue.watch((many) => this.wakeUp(many === true), this.options.queues);
       this.watching = true;
       return watch;
     } catch (error) {
@@ -120,10 +120,17 @@ export class JobWorker {
     }
   }
 
-  private wakeUp(): void {
+  /**
+   * One idle loop per hint of one job (a dispatch's NOTIFY, BullMQ's marker, which it sets
+   * again each time it hands a job out): waking them all would send the others to find
+   * nothing. Every idle loop for a hint that may stand for several jobs.
+   */
+  private wakeUp(many: boolean): void {
     this.wakeups++;
-    for (const sleeper of this.sleepers) sleeper();
-    this.sleepers.clear();
+    for (const sleeper of [...this.sleepers].slice(0, many ? undefined : 1)) {
+      this.sleepers.delete(sleeper);
+      sleeper();
+    }
   }
 
   /** Takes no new job, lets the running ones finish, and resolves once they have. */
@@ -148,39 +155,64 @@ export class JobWorker {
 
   private async loop(): Promise<void> {
     let outage = 0;
-    while (!this.stopping) {
-      let job: ClaimedJob | null;
-      // A wake-up that comes while this claim runs must not be slept through.
-      const heard = this.wakeups;
-      try {
-        job = await this.deps.queue.claim(this.options.queues, this.deps.clock.now());
-        if (outage > 0) this.deps.logger.info('the queue is reachable again; the worker resumes', { driver: this.deps.queue.driver });
-        outage = 0;
-      } catch (error) {
-        outage++;
-        const waitMs = Math.min(this.options.maxOutageWaitMs ?? 30_000, 250 * 2 ** Math.min(outage, 10));
-        this.deps.logger.error('the queue cannot be reached; the worker waits and tries again', { driver: this.deps.queue.driver, error: describe(error), retryInMs: waitMs });
-        await this.pause(waitMs);
-        continue;
-      }
+    /** A job the queue handed out as it completed the last one (`completeAndClaim`). */
+    let next: ClaimedJob | null = null;
+    while (!this.stopping || next !== null) {
+      let job = next;
+      next = null;
+      // A wake-up that comes while the queue is asked must not be slept through.
+      let heard = this.wakeups;
       if (job === null) {
+        try {
+          job = await this.deps.queue.claim(this.options.queues, this.deps.clock.now());
+          if (outage > 0) this.deps.logger.info('the queue is reachable again; the worker resumes', { driver: this.deps.queue.driver });
+          outage = 0;
+        } catch (error) {
+          outage++;
+          const waitMs = Math.min(this.options.maxOutageWaitMs ?? 30_000, 250 * 2 ** Math.min(outage, 10));
+          this.deps.logger.error('the queue cannot be reached; the worker waits and tries again', { driver: this.deps.queue.driver, error: describe(error), retryInMs: waitMs });
+          await this.pause(waitMs);
+          continue;
+        }
+        if (job === null) {
+          if (this.options.once === true) return;
+          await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
+          continue;
+        }
+      }
+      const after = await this.process(job);
+      if (after === 'ended') continue;
+      // The queue was asked for the next job as this one completed, and had none.
+      next = after.next;
+      heard = after.heard;
+      if (next === null && !this.stopping) {
         if (this.options.once === true) return;
         await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
-        continue;
       }
-      await this.process(job);
     }
   }
 
-  private async process(job: ClaimedJob): Promise<void> {
+  /**
+   * Runs the job and records its outcome. A job that succeeded while the worker goes on is
+   * completed together with the claim of the next one where the queue can (one round trip
+   * instead of two); the answer is then that next job (null: none was available), with the
+   * wake-ups heard before the queue was asked. A job handed out just as a stop began is still
+   * run: it was taken before the stop was seen, as by a claim a moment earlier.
+   */
+  private async process(job: ClaimedJob): Promise<'ended' | { next: ClaimedJob | null; heard: number }> {
     const outcome = await this.execute(job);
     try {
       if (outcome === null) {
-        if (await this.deps.queue.complete(job)) {
-          this.stats.completed++;
-          await this.batchStep(job, 'succeeded');
+        const queue = this.deps.queue;
+        if (queue.completeAndClaim !== undefined && !this.stopping) {
+          const heard = this.wakeups;
+          const { completed, next } = await queue.completeAndClaim(job, this.options.queues, this.deps.clock.now());
+          // The next job is held now: a batch that cannot be counted must not drop it.
+          if (completed) await this.succeeded(job).catch((error: unknown) => this.outcomeLost(job, error));
+          return { next, heard };
         }
-        return;
+        if (await queue.complete(job)) await this.succeeded(job);
+        return 'ended';
       }
       const decision = decideAfterFailure({
         attempts: job.attempts,
@@ -200,11 +232,22 @@ export class JobWorker {
         if (failed) await this.batchStep(job, 'failed');
         this.deps.logger.error('a job failed for good', { job: job.name, id: job.id, attempts: job.attempts, reason: decision.reason, error: this.redact(describe(outcome)) });
       }
+      return 'ended';
     } catch (error) {
       // The outcome is lost with the connection: the job stays leased and comes back after its
       // lease (at least once), rather than being marked done without certainty.
-      this.deps.logger.error("a job's outcome could not be recorded; it runs again after its lease", { job: job.name, id: job.id, error: describe(error) });
+      this.outcomeLost(job, error);
+      return 'ended';
     }
+  }
+
+  private outcomeLost(job: ClaimedJob, error: unknown): void {
+    this.deps.logger.error("a job's outcome could not be recorded; it runs again after its lease", { job: job.name, id: job.id, error: describe(error) });
+  }
+
+  private async succeeded(job: ClaimedJob): Promise<void> {
+    this.stats.completed++;
+    await this.batchStep(job, 'succeeded');
   }
 
   private redact(text: string): string {

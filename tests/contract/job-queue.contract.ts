@@ -192,6 +192,61 @@ export function jobQueueContract(name: string, fresh: () => Promise<QueueUnderTe
       ]);
     });
 
+    it('completes a job and hands out the next in one call, taking the queues in the order given', async (context) => {
+      const completeAndClaim = queue.completeAndClaim?.bind(queue);
+      if (completeAndClaim === undefined) return context.skip();
+      const queues = ['high', 'low'];
+      const low = await queue.enqueue(job({ queue: 'low', payload: '"low"' }), time.now());
+      const first = await claim(queues);
+      expect(first?.id).toBe(low.id);
+      const high1 = await queue.enqueue(job({ queue: 'high', payload: '"high1"' }), time.now());
+      const high2 = await queue.enqueue(job({ queue: 'high', payload: '"high2"' }), time.now());
+      const low2 = await queue.enqueue(job({ queue: 'low', payload: '"low2"' }), time.now());
+      const handedOut = [];
+      let current = first!;
+      for (;;) {
+        const { completed, next } = await completeAndClaim(current, queues, time.now());
+        expect(completed).toBe(true);
+        if (next === null) break;
+        expect(next).toMatchObject({ attempts: 1, tries: 3, timeoutMs: TIMEOUT });
+        handedOut.push(next.id);
+        current = next;
+      }
+      expect(handedOut).toEqual([high1.id, high2.id, low2.id]);
+      expect(await queue.counts(time.now())).toEqual([]);
+    });
+
+    it('hands out the next job even when the completed one was taken over after its lease', async (context) => {
+      const completeAndClaim = queue.completeAndClaim?.bind(queue);
+      if (completeAndClaim === undefined) return context.skip();
+      await queue.enqueue(job(), time.now());
+      const late = await claim();
+      await time.pass(TIMEOUT + grace + 100);
+      const takenOver = await claim();
+      expect(takenOver?.id).toBe(late!.id);
+      const other = await queue.enqueue(job({ payload: '"other"' }), time.now());
+      const { completed, next } = await completeAndClaim(late!, ['default'], time.now());
+      expect(completed).toBe(false);
+      expect(next?.id).toBe(other.id);
+      expect(await queue.complete(takenOver!)).toBe(true);
+      expect(await queue.complete(next!)).toBe(true);
+      expect(await queue.counts(time.now())).toEqual([]);
+    });
+
+    it('wakes a watcher when a job is queued', async (context) => {
+      if (queue.watch === undefined) return context.skip();
+      let woken: () => void = () => undefined;
+      const wake = new Promise<'woken'>((resolve) => (woken = () => resolve('woken')));
+      const watch = await queue.watch(() => woken(), ['default']);
+      try {
+        await queue.enqueue(job(), time.now());
+        const deadline = new Promise<'not woken'>((resolve) => setTimeout(() => resolve('not woken'), 10_000).unref());
+        expect(await Promise.race([wake, deadline])).toBe('woken');
+      } finally {
+        await watch.close();
+      }
+    });
+
     it('never hands one job to two claimers racing on two connections', async (context) => {
       if (sibling === undefined) return context.skip();
       for (let n = 0; n < 60; n++) await queue.enqueue(job({ payload: String(n) }), time.now());

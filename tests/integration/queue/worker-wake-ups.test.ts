@@ -2,8 +2,9 @@
  * An idle worker starts a dispatched job at once, not at its next poll: on PostgreSQL a
  * dispatch from another process (another pool, no listener of its own) wakes it through
  * LISTEN/NOTIFY; on both engines a dispatch in the worker's own process wakes it directly,
- * after the commit for one made in a transaction. The workers here poll once a minute, so a
- * job that waited for the poll would fail the test's few seconds.
+ * after the commit for one made in a transaction; on Redis BullMQ's marker keys wake it (a
+ * dispatch through another connection, and a delayed job when it comes due). The workers here
+ * poll once a minute, so a job that waited for the poll would fail the test's few seconds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../adapters/clock/system-clock.js';
@@ -11,10 +12,12 @@ import { MemoryLogger } from '../../../adapters/log/memory-logger.js';
 import { SqlTransactions } from '../../../adapters/persistence/mikro-orm/sql-transactions.js';
 import { PostgresJobNotifications } from '../../../adapters/queue/postgres-job-notifications.js';
 import { SqlJobQueue } from '../../../adapters/queue/sql-job-queue.js';
+import { BullMqJobQueue } from '../../../adapters/queue/bullmq-job-queue.js';
 import { JobWorker } from '../../../adapters/worker/job-worker.js';
 import type { JobQueue, NewJob } from '../../../ports/job-queue.js';
 import { useEngines } from '../../support/databases.js';
 import { useMigratedDatabase, useSecondPool } from '../../support/migrated-database.js';
+import { deleteRedisKeys, redisAvailable, redisTestPrefix, redisUrl } from '../../support/redis-server.js';
 
 const MINUTE = 60_000;
 
@@ -93,3 +96,38 @@ for (const engine of useEngines()) {
     });
   });
 }
+
+/** Resolves 'started' when `started` does, or 'not started' after a deadline well under the workers' minute of polling. */
+function within(started: Promise<number>, ms = 20_000): Promise<'started' | 'not started'> {
+  const deadline = new Promise<'not started'>((resolve) => setTimeout(() => resolve('not started'), ms).unref());
+  return Promise.race([started.then(() => 'started' as const), deadline]);
+}
+
+describe.skipIf(!(await redisAvailable()))('idle workers on Redis', () => {
+  const prefix = `${redisTestPrefix}wake`;
+  const opened: BullMqJobQueue[] = [];
+  const open = () => {
+    const queue = new BullMqJobQueue({ url: redisUrl, prefix });
+    opened.push(queue);
+    return queue;
+  };
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((worker) => worker.stop()));
+    await Promise.all(opened.splice(0).map((queue) => queue.close()));
+    await deleteRedisKeys(prefix);
+  });
+
+  it('start a job dispatched through another connection at once (BullMQ marker)', async () => {
+    const worker = idleWorker(open());
+    await settle();
+    await open().enqueue(job(), new Date());
+    expect(await within(worker.started)).toBe('started');
+  });
+
+  it('start a delayed job when it comes due, not at the next poll', async () => {
+    const worker = idleWorker(open());
+    await settle();
+    await open().enqueue(job(new Date(Date.now() + 1000)), new Date());
+    expect(await within(worker.started)).toBe('started');
+  });
+});
