@@ -45,6 +45,8 @@ import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import type { Module, ModuleClass, Seeder } from './module.js';
 import { appServices } from './services.js';
+import { chooseAdapters } from './chosen-adapters.js';
+import type { Closer } from './chosen-adapters.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { checkScheduleEntry, startScheduler } from './schedule.js';
@@ -482,9 +484,16 @@ export class App {
     const origin = new AsyncRequestOrigin();
     const devTools = createDevTools(config, { root: this.root, frameworkRoot: FRAMEWORK_ROOT, logger: output, origin });
     const logger = devTools === null ? output : recordingLogger(output, devTools);
+    // Only the adapters the settings name are loaded (S3, Redis, SMTP… stay out of a SQLite app).
+    const adapters = await chooseAdapters(config);
+    const keys = deriveAppKeys(config.app.key.reveal());
+    const closers: Closer[] = [];
+    const onClose = (close: Closer): void => {
+      closers.push(close);
+    };
     const database = await openDatabase(config.database, { onQuery: devTools === null ? undefined : (sql, bindings, ms) => devTools.inspector.recordQuery(sql, bindings, ms) });
     try {
-      const container = buildContainer({ config, logger, database, migrationSources: this.migrationSources() });
+      const container = buildContainer({ config, keys, adapters, onClose, logger, database, migrationSources: this.migrationSources() });
       provide(container, TOKENS.requestOrigin, [], () => origin);
       if (devTools !== null) recordMailAndEvents(container, devTools);
       this.devTools = devTools;
@@ -500,7 +509,7 @@ export class App {
       provide(container, TOKENS.viewRenderer, [], () => renderer);
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
       provide(container, TOKENS.authMailNow, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
-        const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
+        const links = authLinks(this.routeTable(), config.app.url, keys.signedUrls, clock);
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
       // Through the queue unless QUEUE_CONNECTION=sync, where the mail is sent inline as before.
@@ -508,13 +517,13 @@ export class App {
         settings.queue.connection === 'sync' ? now : new QueuedAuthMail(jobs, queuedSecretsBox(settings, random)),
       );
       bindWebhooks(container, config, this.outgoing);
-      bindQueue(container);
+      bindQueue(container, adapters, onClose);
       for (const module of this.modules) module.bind?.(container, config);
       const policy = this.customPolicy ?? this.registeredPolicy;
       provide(container, TOKENS.accessPolicy, [], () => policy);
       const tokens = this.customTokens;
       if (tokens !== null) provide(container, TOKENS.tokenVerifier, [], () => tokens);
-      const services = appServices(config, container, async () => {
+      const services = appServices(config, container, closers, async () => {
         await devTools?.close();
         await database.close();
         if (output instanceof PinoLogger) output.flush();

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { Container } from 'inversify';
 import { CreateUser } from '../application/users/create-user.js';
 import { DeleteUser } from '../application/users/delete-user.js';
@@ -27,8 +26,9 @@ import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
 import { OtpauthTotp } from '../adapters/otp/otpauth-totp.js';
 import { QrcodeSvg } from '../adapters/qr/qrcode-svg.js';
 import { SqlTwoFactorStore } from '../adapters/persistence/mikro-orm/sql-two-factor-store.js';
-import { deriveAppKeys } from '../domain/security/app-keys.js';
-import { buildStorage, storageSettings } from './storage.js';
+import type { AppKeys } from '../domain/security/app-keys.js';
+import { join } from 'node:path';
+import type { ChosenAdapters, Closer } from './chosen-adapters.js';
 import { SqlPasswordResetTokens } from '../adapters/persistence/mikro-orm/sql-password-reset-tokens.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
@@ -49,13 +49,9 @@ import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migr
 import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
 import { SqlRecordFinder } from '../adapters/persistence/mikro-orm/sql-record-finder.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
-import { MemoryCacheStore } from '../adapters/cache/memory-cache-store.js';
-import { RedisCacheStore } from '../adapters/cache/redis-cache-store.js';
-import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { MarkerFileSwitch } from '../adapters/maintenance/marker-file-switch.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
-import { LogMailer } from '../adapters/mail/log-mailer.js';
-import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
@@ -94,7 +90,7 @@ export function resolve<T>(container: Container, t: Token<T>): T {
  * table's two-factor columns; `SecondStep` is what every login asks after its first step.
  */
 function bindTwoFactor(container: Container): void {
-  provide(container, TOKENS.secretBox, [TOKENS.config, TOKENS.random], (config, random) => new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).twoFactorEncryption, random));
+  provide(container, TOKENS.secretBox, [TOKENS.appKeys, TOKENS.random], (keys, random) => new AesGcmSecretBox(keys.twoFactorEncryption, random));
   provide(container, TOKENS.twoFactorStore, [TOKENS.database], (db) => new SqlTwoFactorStore(db.raw));
   provide(container, TOKENS.totp, [], () => new OtpauthTotp());
   provide(container, TOKENS.twoFactorSetups, [TOKENS.totp, TOKENS.config], (totp, config) => new TwoFactorSetups(totp, new QrcodeSvg(), config.app.name));
@@ -140,6 +136,12 @@ function bindTwoFactor(container: Container): void {
 
 export interface ContainerParts {
   config: Config;
+  /** APP_KEY's derived keys, computed once at boot. */
+  keys: AppKeys;
+  /** How the ports a setting chooses are made (only the chosen adapters are loaded). */
+  adapters: ChosenAdapters;
+  /** Where a built service registers what releases it when the app closes. */
+  onClose: (close: Closer) => void;
   logger: Logger;
   database: Database;
   migrationSources: readonly MigrationSource[];
@@ -152,6 +154,7 @@ export interface ContainerParts {
 export function buildContainer(parts: ContainerParts): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(id(TOKENS.config)).toConstantValue(parts.config);
+  container.bind(id(TOKENS.appKeys)).toConstantValue(parts.keys);
   container.bind(id(TOKENS.logger)).toConstantValue(parts.logger);
   container.bind(id(TOKENS.database)).toConstantValue(parts.database);
   container.bind(id(TOKENS.migrationSources)).toConstantValue(parts.migrationSources);
@@ -162,39 +165,15 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm, db.raw));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
   provide(container, TOKENS.recordFinder, [TOKENS.database, TOKENS.db], (database, db) => new ModelRecordFinder(new SqlRecordFinder(database.raw), db));
-  provide(container, TOKENS.db, [TOKENS.database, TOKENS.config, TOKENS.clock, TOKENS.random], (database, config, clock, random) =>
-    Db.connect(database, { box: new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).modelEncryption, random), clock }),
+  provide(container, TOKENS.db, [TOKENS.database, TOKENS.appKeys, TOKENS.clock, TOKENS.random], (database, keys, clock, random) =>
+    Db.connect(database, { box: new AesGcmSecretBox(keys.modelEncryption, random), clock }),
   );
-  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => {
-    switch (config.cache.store) {
-      case 'memory':
-        return new MemoryCacheStore(clock);
-      case 'database':
-        return new SqlCacheStore(db.raw, clock, {
-          onPruneError: (error) => logger.warn('expired cache rows could not be deleted', { error: String(error) }),
-        });
-      case 'redis':
-        return new RedisCacheStore({
-          url: config.redis.url.reveal(),
-          onError: (error) => logger.error('Redis (CACHE_STORE=redis) is unreachable; rate-limited routes fail until it is back', { error: error.message }),
-        });
-    }
-  });
-  provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock], (config, clock) =>
-    buildStorage(storageSettings(config), { appUrl: config.app.url, key: deriveAppKeys(config.app.key.reveal()).signedUrls, clock }),
-  );
-  // Runs when the app closes (services.close unbinds the container): the Redis connection
-  // would otherwise keep the process alive.
-  container.onDeactivation(id(TOKENS.cacheStore), (store) => (store instanceof RedisCacheStore ? store.close() : undefined));
-  // MAIL_URL: `log:` (the default) writes each message to storage/mail and the log;
-  // smtp:// and smtps:// deliver (config.ts admits no other scheme).
-  provide(container, TOKENS.mailer, [TOKENS.config, TOKENS.logger, TOKENS.clock], (config, logger, clock) => {
-    const url = config.mail.url.reveal();
-    return url.toLowerCase().startsWith('log:')
-      ? new LogMailer({ folder: join(config.root, 'storage', 'mail'), from: config.mail.from, logger, clock })
-      : new SmtpMailer({ url, from: config.mail.from });
-  });
-  container.onDeactivation(id(TOKENS.mailer), (mailer) => (mailer instanceof SmtpMailer ? mailer.close() : undefined));
+  // The adapters the settings chose (chosen-adapters.ts); each registers what closes it.
+  const deps = (config: Config, clock: Clock, database: Database, logger: Logger) => ({ config, clock, database, logger });
+  const { adapters, onClose } = parts;
+  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.cacheStore(deps(config, clock, db, logger), onClose));
+  provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.storage(deps(config, clock, db, logger), parts.keys.signedUrls));
+  provide(container, TOKENS.mailer, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.mailer(deps(config, clock, db, logger), onClose));
   provide(container, TOKENS.sessionStore, [TOKENS.database], (db) => new SqlSessionStore(db.raw));
   provide(container, TOKENS.httpClient, [], () => new FetchHttpClient());
   provide(container, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
