@@ -1,4 +1,5 @@
 import { Container } from 'inversify';
+import type { ServiceIdentifier } from 'inversify';
 import { CreateUser } from '../application/users/create-user.js';
 import { DeleteUser } from '../application/users/delete-user.js';
 import { EndOtherSessions } from '../application/users/end-other-sessions.js';
@@ -70,15 +71,45 @@ import type { Token } from './tokens.js';
 type Tokens<A extends unknown[]> = { [K in keyof A]: Token<A[K]> };
 
 /**
+ * Services an app brings in place of the container's defaults (a test's clock, the outgoing
+ * HTTP client, `app.accessPolicy(…)`): bound first, before the defaults, so nothing is built and
+ * then replaced.
+ */
+export class Overrides {
+  private readonly values = new Map<ServiceIdentifier, unknown>();
+
+  set<T>(t: Token<T>, value: T): this {
+    this.values.set(id(t), value);
+    return this;
+  }
+
+  has(t: Token<unknown>): boolean {
+    return this.values.has(id(t));
+  }
+
+  /** Binds every override as a constant. */
+  bindInto(container: Container): void {
+    for (const [key, value] of this.values) container.bind(key).toConstantValue(value);
+  }
+}
+
+/**
  * Binds `token` to what `factory` builds from the services named by `deps`, once per
- * container. The tuple of tokens is checked against the factory's parameters.
+ * container. The tuple of tokens is checked against the factory's parameters. A token bound
+ * twice is a mistake (two modules claiming one service): it stops start-up naming the token,
+ * rather than the later binding silently replacing the earlier one.
  */
 export function provide<T, A extends unknown[]>(container: Container, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
-  if (container.isBound(id(t))) void container.unbind(id(t));
+  if (container.isBound(id(t))) throw new TypeError(`The service ${String(id(t))} is bound twice`);
   container
     .bind<T>(id(t))
     .toResolvedValue(factory, deps as never)
     .inSingletonScope();
+}
+
+/** `provide`, unless the app brought its own (`overrides`): the framework's default for a port. */
+function provideDefault<T, A extends unknown[]>(container: Container, overrides: Overrides, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
+  if (!overrides.has(t)) provide(container, t, deps, factory);
 }
 
 export function resolve<T>(container: Container, t: Token<T>): T {
@@ -142,6 +173,8 @@ export interface ContainerParts {
   adapters: ChosenAdapters;
   /** Where a built service registers what releases it when the app closes. */
   onClose: (close: Closer) => void;
+  /** Services the app brings instead of the defaults. */
+  overrides: Overrides;
   logger: Logger;
   database: Database;
   migrationSources: readonly MigrationSource[];
@@ -158,8 +191,10 @@ export function buildContainer(parts: ContainerParts): Container {
   container.bind(id(TOKENS.logger)).toConstantValue(parts.logger);
   container.bind(id(TOKENS.database)).toConstantValue(parts.database);
   container.bind(id(TOKENS.migrationSources)).toConstantValue(parts.migrationSources);
+  const { overrides } = parts;
+  overrides.bindInto(container);
 
-  provide(container, TOKENS.clock, [], () => new SystemClock());
+  provideDefault(container, overrides, TOKENS.clock, [], () => new SystemClock());
   provide(container, TOKENS.random, [], () => new CryptoRandomSource());
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm, db.raw));
@@ -175,17 +210,17 @@ export function buildContainer(parts: ContainerParts): Container {
   provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.storage(deps(config, clock, db, logger), parts.keys.signedUrls));
   provide(container, TOKENS.mailer, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.mailer(deps(config, clock, db, logger), onClose));
   provide(container, TOKENS.sessionStore, [TOKENS.database], (db) => new SqlSessionStore(db.raw));
-  provide(container, TOKENS.httpClient, [], () => new FetchHttpClient());
-  provide(container, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
+  provideDefault(container, overrides, TOKENS.httpClient, [], () => new FetchHttpClient());
+  provideDefault(container, overrides, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
   provide(container, TOKENS.linkedAccounts, [TOKENS.database], (db) => new SqlLinkedAccounts(db.raw));
   provide(container, TOKENS.activityLog, [TOKENS.database], (db) => new SqlActivityLog(db.raw));
   provide(container, TOKENS.scheduleRuns, [TOKENS.database], (db) => new SqlScheduleRuns(db.raw));
   provide(container, TOKENS.webhookDeliveries, [TOKENS.database], (db) => new SqlWebhookDeliveries(db.raw));
   provide(container, TOKENS.notificationStore, [TOKENS.database], (db) => new SqlNotificationStore(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
-  provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
+  provideDefault(container, overrides, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).
-  provide(container, TOKENS.accessPolicy, [], () => new RegisteredAccessPolicy());
+  provideDefault(container, overrides, TOKENS.accessPolicy, [], () => new RegisteredAccessPolicy());
   // Listeners join in App.boot (app.listen); the bus itself is plain.
   provide(container, TOKENS.eventBus, [TOKENS.logger], (logger) => new InProcessEventBus(logger));
   provide(container, TOKENS.passwordResetTokens, [TOKENS.database], (db) => new SqlPasswordResetTokens(db.raw));

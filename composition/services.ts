@@ -13,12 +13,12 @@ export interface AppServices {
 }
 
 /**
- * `closers` are what the services opened registered to release them (a Redis connection, an SMTP
- * pool, the queue's listener), run newest first when the app closes, each even if one before
- * failed; then `close` releases what the services use (the database). The first failure is
- * thrown once everything had its turn.
+ * `closers` are what boot and the services opened registered to release them (the database,
+ * a Redis connection, an SMTP pool, the queue's listener, the log's buffer), run newest first
+ * when the app closes: a service closes before the database it uses. Each runs even if one
+ * before failed; the first failure is thrown once everything had its turn.
  */
-export function appServices(config: Config, container: Container, closers: readonly Closer[], close: () => Promise<void>): AppServices {
+export function appServices(config: Config, container: Container, closers: readonly Closer[]): AppServices {
   return {
     config,
     container,
@@ -31,11 +31,6 @@ export function appServices(config: Config, container: Container, closers: reado
         } catch (error) {
           failures.push(error);
         }
-      }
-      try {
-        await close();
-      } catch (error) {
-        failures.push(error);
       }
       if (failures.length > 0) throw failures[0];
     },
