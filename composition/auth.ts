@@ -7,7 +7,7 @@ import { accountRoutes } from '../adapters/http/auth/account-routes.js';
 import { AccountSections } from '../adapters/http/auth/account-sections.js';
 import type { AccountSection } from '../adapters/http/auth/account-sections.js';
 import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
-import type { Routes } from '../domain/routing/routes.js';
+import type { Routes } from '../domain/http/routing/routes.js';
 import { accountServicesOf } from './account.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
@@ -29,18 +29,17 @@ const AUTH_SERVICES = {
   checkPassword: TOKENS.checkPassword,
   mail: TOKENS.authMail,
   events: TOKENS.eventBus,
-  beginSecondStep: TOKENS.beginSecondStep,
+  completeLogin: TOKENS.completeLogin,
 } as const;
 
 const TWO_FACTOR_SERVICES = {
-  beginSecondStep: TOKENS.beginSecondStep,
+  completeLogin: TOKENS.completeLogin,
   challengeTwoFactor: TOKENS.challengeTwoFactor,
   enableTwoFactor: TOKENS.enableTwoFactor,
   confirmTwoFactor: TOKENS.confirmTwoFactor,
   disableTwoFactor: TOKENS.disableTwoFactor,
   regenerateRecoveryCodes: TOKENS.regenerateRecoveryCodes,
   showTwoFactorSettings: TOKENS.showTwoFactorSettings,
-  events: TOKENS.eventBus,
 } as const;
 
 const servicesOf = (ctx: RequestContext) => servicesFrom<AuthServices>(ctx, AUTH_SERVICES);

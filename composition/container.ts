@@ -15,6 +15,7 @@ import { ResetPassword } from '../application/auth/reset-password.js';
 import { VerifyEmail } from '../application/auth/verify-email.js';
 import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
 import { BeginSecondStep } from '../application/auth/begin-second-step.js';
+import { CompleteLogin } from '../application/auth/complete-login.js';
 import { ChallengeTwoFactor } from '../application/auth/challenge-two-factor.js';
 import { ConfirmTwoFactor } from '../application/auth/confirm-two-factor.js';
 import { DisableTwoFactor } from '../application/auth/disable-two-factor.js';
@@ -132,6 +133,12 @@ function bindTwoFactor(container: Container): void {
     (store, box, totp, events, logger, clock) => new TotpSecondStep(store, box, totp, events, logger, clock),
   );
   provide(container, TOKENS.beginSecondStep, [TOKENS.secondStep, TOKENS.clock], (step, clock) => new BeginSecondStep(step, clock));
+  provide(
+    container,
+    TOKENS.completeLogin,
+    [TOKENS.beginSecondStep, TOKENS.eventBus, TOKENS.clock, TOKENS.random, TOKENS.config],
+    (begin, events, clock, random, config) => new CompleteLogin(begin, events, { clock, random, rememberLifetimeMinutes: config.session.rememberLifetimeMinutes }),
+  );
   provide(
     container,
     TOKENS.challengeTwoFactor,

@@ -14,7 +14,7 @@ import { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js
 import { StartSignIn } from '../application/oauth/start-sign-in.js';
 import { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import { loginOptions, providerButtons } from '../domain/oauth/template-data.js';
-import type { Routes } from '../domain/routing/routes.js';
+import type { Routes } from '../domain/http/routing/routes.js';
 import type { ProviderDefinition } from '../ports/identity-provider.js';
 import { Auth } from './auth.js';
 import { LazySignInProtocol } from './lazy-sign-in-protocol.js';
@@ -29,8 +29,7 @@ const OAUTH_SERVICES = {
   startSignIn: TOKENS.startSignIn,
   completeSignIn: TOKENS.completeSignIn,
   unlinkProvider: TOKENS.unlinkProvider,
-  beginSecondStep: TOKENS.beginSecondStep,
-  events: TOKENS.eventBus,
+  completeLogin: TOKENS.completeLogin,
 } as const;
 
 const servicesOf = (ctx: RequestContext) => servicesFrom<OAuthServices>(ctx, OAUTH_SERVICES);

@@ -20,6 +20,7 @@ import type { ConfirmIdentity } from '../application/auth/confirm-identity.js';
 import type { DeleteAccount } from '../application/auth/delete-account.js';
 import type { UpdateProfile } from '../application/auth/update-profile.js';
 import type { BeginSecondStep } from '../application/auth/begin-second-step.js';
+import type { CompleteLogin } from '../application/auth/complete-login.js';
 import type { ChallengeTwoFactor } from '../application/auth/challenge-two-factor.js';
 import type { ConfirmTwoFactor } from '../application/auth/confirm-two-factor.js';
 import type { DisableTwoFactor } from '../application/auth/disable-two-factor.js';
@@ -132,6 +133,7 @@ export const TOKENS = {
   twoFactorSetups: token<TwoFactorSetups>('TwoFactorSetups'),
   secondStep: token<SecondStep>('SecondStep'),
   beginSecondStep: token<BeginSecondStep>('BeginSecondStep'),
+  completeLogin: token<CompleteLogin>('CompleteLogin'),
   challengeTwoFactor: token<ChallengeTwoFactor>('ChallengeTwoFactor'),
   enableTwoFactor: token<EnableTwoFactor>('EnableTwoFactor'),
   confirmTwoFactor: token<ConfirmTwoFactor>('ConfirmTwoFactor'),

@@ -1,6 +1,5 @@
-import { SUCCESS_MESSAGES, UNLINK_MESSAGES } from '../../domain/oauth/errors.js';
-import type { UnlinkRefusalReason } from '../../domain/oauth/errors.js';
 import { AccountUnlinked } from '../../domain/oauth/events.js';
+import { unlinked, unlinkRefused } from '../../domain/oauth/unlink.js';
 import type { UnlinkOutcome } from '../../domain/oauth/unlink.js';
 import type { EventBus } from '../../ports/event-bus.js';
 import type { LinkedAccounts } from '../../ports/linked-accounts.js';
@@ -22,7 +21,7 @@ export type UnlinkProviderResult =
  * `oauth.unlink`. The rule (`decideUnlink`: a password, or another enabled provider linked) is
  * checked by the store in the same statement that deletes, so two unlinks racing for a
  * password-less user's two providers cannot both pass; this use case only words the answer,
- * in `decideUnlink`'s shape and with its messages, and tells `AccountUnlinked` when a row went.
+ * in `decideUnlink`'s shape and with its notice codes, and tells `AccountUnlinked` when a row went.
  */
 export class UnlinkProvider {
   constructor(
@@ -34,12 +33,8 @@ export class UnlinkProvider {
   async execute(input: UnlinkProviderInput): Promise<UnlinkProviderResult> {
     if (this.providers.enabledOne(input.provider) === null) return { kind: 'not-found' };
     const result = await this.linkedAccounts.unlink(input.userId, input.provider, this.providers.enabledNames());
-    if (result.kind !== 'unlinked') return refused(result.kind);
+    if (result.kind !== 'unlinked') return unlinkRefused(result.kind);
     await this.events.publish(new AccountUnlinked(input.userId, input.provider));
-    return { kind: 'unlinked', provider: input.provider, notice: { level: 'success', message: SUCCESS_MESSAGES.unlinked }, events: ['AccountUnlinked'] };
+    return unlinked(input.provider);
   }
-}
-
-function refused(reason: UnlinkRefusalReason): UnlinkOutcome {
-  return { kind: 'refused', reason, notice: { level: 'error', message: UNLINK_MESSAGES[reason] }, events: [] };
 }

@@ -1,6 +1,6 @@
 import { normalizeEmail } from '../users/email.js';
 import { NAME_MAX_LENGTH } from '../users/user.js';
-import { refusalLanding, signInRefused, SUCCESS_MESSAGES } from './errors.js';
+import { refusalLanding, signInRefused } from './errors.js';
 import type { Landing, Notice, SignInRefused } from './errors.js';
 import { cleanName } from './profile.js';
 import type { ProfileFacts } from './profile.js';
@@ -10,6 +10,10 @@ import type { SignInPurpose } from './sign-in-purpose.js';
  * The spec's 'Outcome of a callback' table as one total function over plain facts. The use
  * case gathers the facts (the accepted pending sign-in, the visitor, the profile, what the
  * database holds), asks, and carries out the answer in one transaction; it decides nothing.
+ * The events are told by whoever knows they happened: `CompleteSignIn` tells `Registered` and
+ * `AccountLinked` for the rows it wrote (not for a link a racing request wrote first), and
+ * `CompleteLogin` tells `LoggedInWith`/`LoggedIn` once it knows whether a second step waits;
+ * a list decided here could say neither.
  */
 
 /** A user as this decision sees one. */
@@ -53,17 +57,9 @@ export interface LinkedAccountData {
   readonly pictureUrl: string | null;
 }
 
-/**
- * Events to publish, in order, once the transaction committed. The use case fills in the ids:
- * `LoggedInWith.secondStep` is whether the login waits at the two-factor challenge, and then
- * `LoggedIn` fires only once the challenge is passed.
- */
-export type CallbackEvent = 'Registered' | 'AccountLinked' | 'LoggedInWith' | 'LoggedIn';
-
 interface Outcome {
   readonly landing: Landing;
   readonly notice: Notice | null;
-  readonly events: readonly CallbackEvent[];
 }
 
 export type CallbackOutcome =
@@ -91,8 +87,6 @@ export type CallbackOutcome =
 
 export type CallbackOutcomeKind = CallbackOutcome['kind'];
 
-const LOG_IN_EVENTS = ['LoggedInWith', 'LoggedIn'] as const;
-
 export function decideCallback(facts: CallbackFacts): CallbackOutcome {
   const { purpose, visitor, returned } = facts;
   const refuse = (reason: SignInRefused['reason']): SignInRefused => signInRefused(reason, refusalLanding(purpose.intent, visitor !== null));
@@ -111,12 +105,12 @@ export function decideCallback(facts: CallbackFacts): CallbackOutcome {
   if (purpose.intent === 'confirm') {
     // Only the visitor's own provider account proves who they are; confirming never links.
     if (facts.linkedUserId !== visitor.id) return refuse('not-linked-to-you');
-    return { kind: 'confirm', userId: visitor.id, landing: 'intended', notice: null, events: [] };
+    return { kind: 'confirm', userId: visitor.id, landing: 'intended', notice: null };
   }
 
   // Link: the address does not matter, the session already says who this is.
   if (facts.linkedUserId === visitor.id) {
-    return { kind: 'already-linked', userId: visitor.id, landing: 'account', notice: { level: 'info', message: SUCCESS_MESSAGES.alreadyLinked }, events: [] };
+    return { kind: 'already-linked', userId: visitor.id, landing: 'account', notice: { level: 'info', code: 'already-linked' } };
   }
   if (facts.linkedUserId !== null) return refuse('linked-to-another-user');
   if (visitor.linkedAtProvider) return refuse('provider-already-linked');
@@ -124,7 +118,7 @@ export function decideCallback(facts: CallbackFacts): CallbackOutcome {
   // someone who registered a victim's address first could attach their own provider account
   // and keep a way in after the victim takes the account over with 'Forgot your password?'.
   if (!visitor.emailVerified) return refuse('own-email-unverified');
-  return { kind: 'link', userId: visitor.id, account, landing: 'account', notice: { level: 'success', message: SUCCESS_MESSAGES.linked }, events: ['AccountLinked'] };
+  return { kind: 'link', userId: visitor.id, account, landing: 'account', notice: { level: 'success', code: 'linked' } };
 }
 
 function guestSignIn(
@@ -136,7 +130,7 @@ function guestSignIn(
   const remember = facts.purpose.remember;
   const signedIn = { landing: 'intended', notice: null } as const;
   // Linked already: that user, whatever address the provider reports now.
-  if (facts.linkedUserId !== null) return { kind: 'log-in', userId: facts.linkedUserId, remember, account, ...signedIn, events: LOG_IN_EVENTS };
+  if (facts.linkedUserId !== null) return { kind: 'log-in', userId: facts.linkedUserId, remember, account, ...signedIn };
   // Checked before looking at who owns the address, so an unverified claim learns nothing about it.
   // `account.email` is null for a missing or malformed address: neither is verified.
   if (account.email === null || profile.emailVerified !== true) return refuse('unverified-email');
@@ -144,11 +138,11 @@ function guestSignIn(
   if (owner !== null) {
     if (!owner.emailVerified) return refuse('email-owner-unverified');
     if (owner.linkedAtProvider) return refuse('provider-already-linked');
-    return { kind: 'link-and-log-in', userId: owner.id, remember, account, ...signedIn, events: ['AccountLinked', ...LOG_IN_EVENTS] };
+    return { kind: 'link-and-log-in', userId: owner.id, remember, account, ...signedIn };
   }
   if (!facts.registrationOpen) return refuse('registration-closed');
   const user = { name: newUserName(account), email: account.email };
-  return { kind: 'register', user, remember, account, ...signedIn, events: ['Registered', 'AccountLinked', ...LOG_IN_EVENTS] };
+  return { kind: 'register', user, remember, account, ...signedIn };
 }
 
 /** The profile as the row stores it: the address normalised (junk is none), the name cleaned. */

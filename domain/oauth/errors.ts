@@ -2,7 +2,7 @@ import type { SignInIntent } from './sign-in-purpose.js';
 
 /**
  * The errors table of the social-login spec: why a sign-in or an unlink is refused, what the
- * visitor reads, and how loud the log is. No HTTP status here: 'provider not enabled → 404' is
+ * visitor is told (a code; the words are the pages'), and how loud the log is. No HTTP status here: 'provider not enabled → 404' is
  * `providerEnabled()` plus the HTTP layer's mapping.
  */
 export type SignInRefusalReason =
@@ -37,36 +37,46 @@ export type UnlinkRefusalReason =
   /** It is the user's only provider and the user has no password. */
   | 'only-way-to-log-in';
 
-export const TRY_AGAIN = 'Signing in with the provider did not work. Please try again.';
+/**
+ * What the visitor is told, as a stable code. The sentences live where pages are made: the
+ * HTTP layer maps each code to a key of the language files (`oauth.message.*`), a command line
+ * to its own words; nothing here is English, so a translation or a reworded page never
+ * touches the rules.
+ */
+export type NoticeCode =
+  | 'try-again'
+  | 'unverified-email'
+  | 'email-owner-unverified'
+  | 'registration-closed'
+  | 'linked-to-another-user'
+  | 'provider-already-linked'
+  | 'own-email-unverified'
+  | 'not-linked-to-you'
+  | 'already-logged-in'
+  | 'not-linked'
+  | 'only-way-to-log-in'
+  | 'linked'
+  | 'already-linked'
+  | 'unlinked';
 
-/** What the visitor reads, one line per reason, so an app's translations have one list to cover. */
-export const SIGN_IN_MESSAGES: Readonly<Record<SignInRefusalReason, string>> = {
-  'unverified-email': 'Your account at the provider has no verified email address. Verify it there, then try again.',
-  'email-owner-unverified':
-    'An account already uses this email address, but the address is not verified. Log in with your password, then link the provider from your account page.',
-  'registration-closed': 'No account uses this email address.',
-  'linked-to-another-user': 'This provider account is already linked to another user.',
-  'provider-already-linked': 'Another account at this provider is already linked to this user.',
-  'own-email-unverified': 'Verify your email address before linking an account.',
-  'not-linked-to-you': 'This provider account is not linked to yours.',
-  'already-logged-in': 'You are already logged in.',
-  'visitor-changed': TRY_AGAIN,
-  'state-refused': TRY_AGAIN,
-  denied: TRY_AGAIN,
-  failed: TRY_AGAIN,
+/**
+ * What a refused visitor is told, one code per reason. Whatever broke or was tampered with
+ * says only 'try again': the visitor learns nothing an attacker could use.
+ */
+export const SIGN_IN_NOTICES: Readonly<Record<SignInRefusalReason, NoticeCode>> = {
+  'unverified-email': 'unverified-email',
+  'email-owner-unverified': 'email-owner-unverified',
+  'registration-closed': 'registration-closed',
+  'linked-to-another-user': 'linked-to-another-user',
+  'provider-already-linked': 'provider-already-linked',
+  'own-email-unverified': 'own-email-unverified',
+  'not-linked-to-you': 'not-linked-to-you',
+  'already-logged-in': 'already-logged-in',
+  'visitor-changed': 'try-again',
+  'state-refused': 'try-again',
+  denied: 'try-again',
+  failed: 'try-again',
 };
-
-export const UNLINK_MESSAGES: Readonly<Record<UnlinkRefusalReason, string>> = {
-  'not-linked': 'This provider is not linked to your account.',
-  'only-way-to-log-in': 'This is your only way to log in. Set a password or link another account first.',
-};
-
-/** What a success tells the visitor; a plain login or confirmation says nothing. */
-export const SUCCESS_MESSAGES = {
-  linked: 'The account is linked.',
-  alreadyLinked: 'This account is already linked to yours.',
-  unlinked: 'The account is unlinked.',
-} as const;
 
 /**
  * The spec logs 'any failure during sign-in' at warn: something broke or someone tampered.
@@ -82,10 +92,10 @@ export type Landing =
   | 'account'
   | 'confirm-password';
 
-/** A toast for the next page. */
+/** A toast for the next page: how loud, and what it says (as a code). */
 export interface Notice {
   readonly level: 'success' | 'info' | 'error';
-  readonly message: string;
+  readonly code: NoticeCode;
 }
 
 export interface SignInRefused {
@@ -94,8 +104,6 @@ export interface SignInRefused {
   readonly log: 'warn' | 'info';
   readonly landing: Landing;
   readonly notice: Notice;
-  /** Nothing happened, so nothing is told. */
-  readonly events: readonly [];
 }
 
 export function signInRefused(reason: SignInRefusalReason, landing: Landing): SignInRefused {
@@ -104,8 +112,7 @@ export function signInRefused(reason: SignInRefusalReason, landing: Landing): Si
     reason,
     log: WARN_REASONS.has(reason) ? 'warn' : 'info',
     landing,
-    notice: { level: 'error', message: SIGN_IN_MESSAGES[reason] },
-    events: [],
+    notice: { level: 'error', code: SIGN_IN_NOTICES[reason] },
   };
 }
 

@@ -21,13 +21,6 @@ export interface ProviderButton {
 
 export type LoginOptionsPage = 'login' | 'register' | 'confirm';
 
-/** The block's heading per page; the template shows it, an app's copy of the template may change it. */
-export const LOGIN_OPTIONS_HEADINGS: Readonly<Record<LoginOptionsPage, string>> = {
-  login: 'Or continue with',
-  register: 'Or continue with',
-  confirm: "Or confirm it's you with",
-};
-
 /** Every view's `oauth_providers`: one button per provider that has credentials, in the order registered. */
 export function providerButtons(providers: readonly EnabledProvider[], redirectUrl: RedirectUrl): ProviderButton[] {
   return providers.map(({ name, label }) => ({ name, label, url: redirectUrl(name) }));

@@ -1,4 +1,3 @@
-import { SUCCESS_MESSAGES, UNLINK_MESSAGES } from './errors.js';
 import type { Notice, UnlinkRefusalReason } from './errors.js';
 
 /**
@@ -17,16 +16,26 @@ export interface UnlinkFacts {
 }
 
 export type UnlinkOutcome =
-  | { readonly kind: 'unlinked'; readonly provider: string; readonly notice: Notice; readonly events: readonly ['AccountUnlinked'] }
+  /** The link goes; `AccountUnlinked` is told. */
+  | { readonly kind: 'unlinked'; readonly provider: string; readonly notice: Notice }
   /** Nothing changes. */
-  | { readonly kind: 'refused'; readonly reason: UnlinkRefusalReason; readonly notice: Notice; readonly events: readonly [] };
+  | { readonly kind: 'refused'; readonly reason: UnlinkRefusalReason; readonly notice: Notice };
 
 export function decideUnlink(facts: UnlinkFacts): UnlinkOutcome {
-  const refuse = (reason: UnlinkRefusalReason): UnlinkOutcome => ({ kind: 'refused', reason, notice: { level: 'error', message: UNLINK_MESSAGES[reason] }, events: [] });
+  const refuse = (reason: UnlinkRefusalReason): UnlinkOutcome => unlinkRefused(reason);
   if (!facts.linkedProviders.includes(facts.provider)) return refuse('not-linked');
   const others = facts.linkedProviders.filter((name) => name !== facts.provider && facts.enabledProviders.includes(name));
   if (!facts.hasPassword && others.length === 0) return refuse('only-way-to-log-in');
-  return { kind: 'unlinked', provider: facts.provider, notice: { level: 'success', message: SUCCESS_MESSAGES.unlinked }, events: ['AccountUnlinked'] };
+  return unlinked(facts.provider);
+}
+
+export function unlinked(provider: string): UnlinkOutcome {
+  return { kind: 'unlinked', provider, notice: { level: 'success', code: 'unlinked' } };
+}
+
+/** The refusal's notice code is its reason: each says what to do next. */
+export function unlinkRefused(reason: UnlinkRefusalReason): UnlinkOutcome {
+  return { kind: 'refused', reason, notice: { level: 'error', code: reason } };
 }
 
 /**

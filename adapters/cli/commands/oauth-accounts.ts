@@ -1,4 +1,5 @@
 import type { UnlinkProvider } from '../../../application/oauth/unlink-provider.js';
+import type { UnlinkRefusalReason } from '../../../domain/oauth/errors.js';
 import type { FindUserByEmail } from '../../../application/users/find-user-by-email.js';
 import type { LinkedAccount, LinkedAccounts } from '../../../ports/linked-accounts.js';
 import type { UserRepository } from '../../../ports/user-repository.js';
@@ -12,6 +13,12 @@ export interface OAuthCommandServices {
   linkedAccounts: LinkedAccounts;
   unlinkProvider: UnlinkProvider;
 }
+
+/** Why an unlink was refused; the command line speaks English, in the words the account page uses. */
+const UNLINK_REFUSALS: Readonly<Record<UnlinkRefusalReason, string>> = {
+  'not-linked': 'This provider is not linked to your account.',
+  'only-way-to-log-in': 'This is your only way to log in. Set a password or link another account first.',
+};
 
 /** Enough for an administrator's screen; `--json` for everything. */
 const LIST_LIMIT = 1000;
@@ -73,7 +80,7 @@ export function oauthAccountCommands(services: () => Promise<OAuthCommandService
         const result = await unlinkProvider.execute({ userId: user.id, provider });
         if (result.kind === 'not-found') throw new Error(`The provider '${provider}' is not enabled in this app`);
         if (result.kind !== 'unlinked') {
-          io.err(`Refused: ${result.notice.message}`);
+          io.err(`Refused: ${UNLINK_REFUSALS[result.reason]}`);
           return 1;
         }
         io.out(`Unlinked ${provider} from ${user.email}.`);

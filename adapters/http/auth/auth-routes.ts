@@ -1,14 +1,14 @@
 import type { AttemptLogin } from '../../../application/auth/attempt-login.js';
 import type { CheckPassword } from '../../../application/auth/check-password.js';
+import type { CompleteLogin } from '../../../application/auth/complete-login.js';
 import type { RegisterUser } from '../../../application/auth/register-user.js';
 import type { RequestPasswordReset } from '../../../application/auth/request-password-reset.js';
 import type { ResetPassword } from '../../../application/auth/reset-password.js';
 import type { VerifyEmail } from '../../../application/auth/verify-email.js';
-import { LoggedIn, LoggedOut } from '../../../domain/auth/events.js';
+import { LoggedOut } from '../../../domain/auth/events.js';
 import { backWithError, lockedMessage, MESSAGES } from './auth-messages.js';
-import { completeFirstStep } from './two-factor-routes.js';
-import type { TwoFactorServices } from './two-factor-routes.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { loginReply } from './login-reply.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { AuthMail } from '../../../ports/auth-mail.js';
 import type { EventBus } from '../../../ports/event-bus.js';
 import { HttpAbort } from '../kernel/http-error.js';
@@ -28,7 +28,7 @@ export interface AuthServices {
   checkPassword: CheckPassword;
   mail: AuthMail;
   events: EventBus;
-  beginSecondStep: TwoFactorServices['beginSecondStep'];
+  completeLogin: CompleteLogin;
 }
 
 /** What `Auth.create()…` configured. */
@@ -50,25 +50,25 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
 
   const login: Handler = async (ctx) => {
     const form = await ctx.valid(loginForm);
-    const { attemptLogin, events } = services(ctx);
+    const { attemptLogin, completeLogin } = services(ctx);
     const outcome = await attemptLogin.execute({ email: form.email, password: form.password, ip: ctx.ip });
     if (outcome.kind === 'locked') {
       throw new HttpAbort(429, lockedMessage(ctx, outcome.retryAfterSeconds), { 'retry-after': String(outcome.retryAfterSeconds) });
     }
     if (outcome.kind === 'failed') backWithError(ctx, 'email', MESSAGES.failed);
-    return completeFirstStep(ctx, { beginSecondStep: services(ctx).beginSecondStep, events }, { user: outcome.user, remember: form.remember, provider: null, redirectTo: options.redirectTo });
+    return loginReply(await completeLogin.afterFirstStep({ session: ctx.session, user: outcome.user, remember: form.remember, provider: null }), options.redirectTo);
   };
 
   const registerUser: Handler = async (ctx) => {
     const form = await ctx.valid(register);
-    const { registerUser: useCase, events } = services(ctx);
-    const result = await useCase.execute(form);
+    const { registerUser: useCase, completeLogin } = services(ctx);
+    const result = await useCase.execute({ ...form, onRegistered: options.onRegistered });
     if (result.kind === 'email-taken') backWithError(ctx, 'email', MESSAGES.emailTaken);
     if (result.kind === 'invalid') backWithError(ctx, result.field, `The ${result.field} ${result.reason}.`);
-    ctx.auth.login(result.user);
-    if (options.onRegistered !== null) await options.onRegistered({ name: result.user.name, email: result.user.email, provider: null });
-    await events.publish(new LoggedIn(result.user.id, false, 'password'));
-    return Redirect.to(options.redirectTo);
+    // A new account has no second step yet, so this logs in; it goes through the one owner of
+    // logins all the same, which tells `LoggedIn` as every other way in does.
+    const done = await completeLogin.afterFirstStep({ session: ctx.session, user: result.user, remember: false, provider: null });
+    return done.kind === 'signed-in' ? Redirect.to(options.redirectTo) : loginReply(done, options.redirectTo);
   };
 
   const logout: Handler = async (ctx) => {

@@ -1,58 +1,30 @@
-import type { BeginSecondStep } from '../../../application/auth/begin-second-step.js';
 import type { ChallengeTwoFactor } from '../../../application/auth/challenge-two-factor.js';
+import type { CompleteLogin } from '../../../application/auth/complete-login.js';
 import type { ConfirmTwoFactor } from '../../../application/auth/confirm-two-factor.js';
 import type { DisableTwoFactor } from '../../../application/auth/disable-two-factor.js';
 import type { EnableTwoFactor } from '../../../application/auth/enable-two-factor.js';
 import type { RegenerateRecoveryCodes } from '../../../application/auth/regenerate-recovery-codes.js';
 import type { ShowTwoFactorSettings } from '../../../application/auth/show-two-factor-settings.js';
-import { LoggedIn } from '../../../domain/auth/events.js';
 import { PENDING_LOGIN_KEY } from '../../../domain/auth/pending-login.js';
-import { Routes } from '../../../domain/routing/routes.js';
-import type { User } from '../../../domain/users/user.js';
-import type { EventBus } from '../../../ports/event-bus.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import { HttpAbort } from '../kernel/http-error.js';
 import { Redirect, Toast, View, combine } from '../kernel/replies.js';
-import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
 import { backWithError, lockedMessage, MESSAGES } from './auth-messages.js';
+import { loginReply } from './login-reply.js';
 
 export interface TwoFactorServices {
-  beginSecondStep: BeginSecondStep;
+  completeLogin: CompleteLogin;
   challengeTwoFactor: ChallengeTwoFactor;
   enableTwoFactor: EnableTwoFactor;
   confirmTwoFactor: ConfirmTwoFactor;
   disableTwoFactor: DisableTwoFactor;
   regenerateRecoveryCodes: RegenerateRecoveryCodes;
   showTwoFactorSettings: ShowTwoFactorSettings;
-  events: EventBus;
 }
 
 /** Recovery codes are shown once, on the page after the one that made them. */
 const RECOVERY_CODES_FLASH = 'two_factor_recovery_codes';
-
-/**
- * The end of every login's first step (the password form, later a provider's callback): the
- * session becomes the user's now, or, when the user has two-factor on, waits for the code at
- * `/two-factor-challenge` while the visitor stays a guest.
- */
-export async function completeFirstStep(
-  ctx: RequestContext,
-  services: Pick<TwoFactorServices, 'beginSecondStep' | 'events'>,
-  login: { user: User; remember: boolean; provider: string | null; redirectTo: string },
-  /** Told whether the login waits at the second step, before `LoggedIn` (a social login's `LoggedInWith`). */
-  decided?: (secondStep: boolean) => Promise<void>,
-): Promise<Reply> {
-  const begun = await services.beginSecondStep.execute({ user: login.user, remember: login.remember, provider: login.provider });
-  if (begun.kind === 'required') {
-    ctx.session.put(PENDING_LOGIN_KEY, begun.pending);
-    await decided?.(true);
-    return Redirect.route('two-factor.login');
-  }
-  ctx.auth.login(login.user, { remember: login.remember });
-  await decided?.(false);
-  await services.events.publish(new LoggedIn(login.user.id, login.remember, login.provider ?? 'password'));
-  return Redirect.intended(login.redirectTo);
-}
 
 function answerOf(body: unknown): { kind: 'code' | 'recovery-code'; code: string } | null {
   if (typeof body !== 'object' || body === null || Buffer.isBuffer(body)) return null;
@@ -71,7 +43,7 @@ export function twoFactorRoutes(services: (ctx: RequestContext) => TwoFactorServ
   const challenge: Handler = async (ctx) => {
     const answer = answerOf(ctx.body());
     if (answer === null) backWithError(ctx, 'code', MESSAGES.twoFactorRequired);
-    const { challengeTwoFactor, events } = services(ctx);
+    const { challengeTwoFactor, completeLogin } = services(ctx);
     const outcome = await challengeTwoFactor.execute({ pending: ctx.session.get(PENDING_LOGIN_KEY), answer });
     switch (outcome.kind) {
       case 'locked':
@@ -83,10 +55,10 @@ export function twoFactorRoutes(services: (ctx: RequestContext) => TwoFactorServ
         ctx.session.flash('status', ctx.lang.t(MESSAGES.twoFactorExpired));
         return Redirect.route('login');
       case 'passed':
-        ctx.session.remove(PENDING_LOGIN_KEY);
-        ctx.auth.login(outcome.user, { remember: outcome.remember });
-        await events.publish(new LoggedIn(outcome.user.id, outcome.remember, outcome.provider ?? 'password'));
-        return Redirect.intended(options.redirectTo);
+        return loginReply(
+          await completeLogin.afterSecondStep({ session: ctx.session, user: outcome.user, remember: outcome.remember, provider: outcome.provider }),
+          options.redirectTo,
+        );
     }
   };
 

@@ -1,11 +1,12 @@
 import type { EndOtherSessions } from '../../../application/users/end-other-sessions.js';
-import type { GuardPages } from '../../../domain/security/guards.js';
+import type { GuardPages } from '../../../domain/http/guards.js';
 import type { User } from '../../../domain/users/user.js';
 import type { AccessPolicy } from '../../../ports/access-policy.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import type { TokenVerifier } from '../../../ports/token-verifier.js';
 import type { UserRepository } from '../../../ports/user-repository.js';
+import { loginSession } from '../../../application/auth/session-login.js';
 import { AuthUser } from './auth-user.js';
 import type { SessionAuth } from './request-context.js';
 import type { KernelContext } from './context.js';
@@ -38,10 +39,9 @@ export class Authenticator implements SessionAuth {
   ) {}
 
   login(user: User, options: { remember?: boolean } = {}): AuthUser {
-    const { clock, random } = this.services;
-    const session = this.ctx.session;
-    session.login(user.id, { epoch: user.sessionEpoch, now: clock.now(), newToken: newToken(random) });
-    if (options.remember === true) session.setLifetime(this.services.rememberLifetimeMinutes);
+    // The same transition `CompleteLogin` runs for the built-in logins; this one publishes
+    // nothing, since an app's own login handler decides what it tells.
+    loginSession(this.ctx.session, user, options.remember === true, this.services);
     const signedIn = new AuthUser(user, this.services.policy, null, false);
     this.ctx.identify(signedIn);
     return signedIn;

@@ -1,19 +1,16 @@
-import type { BeginSecondStep } from '../../../application/auth/begin-second-step.js';
+import type { CompleteLogin } from '../../../application/auth/complete-login.js';
 import type { CompleteSignIn } from '../../../application/oauth/complete-sign-in.js';
 import type { StartSignIn } from '../../../application/oauth/start-sign-in.js';
 import type { UnlinkProvider } from '../../../application/oauth/unlink-provider.js';
-import { LoggedInWith } from '../../../domain/oauth/events.js';
-import { TRY_AGAIN } from '../../../domain/oauth/errors.js';
 import type { Landing, Notice } from '../../../domain/oauth/errors.js';
 import { PENDING_SIGN_INS_KEY } from '../../../domain/oauth/pending-sign-ins.js';
 import type { PendingSignInJson } from '../../../domain/oauth/pending-sign-in.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { User } from '../../../domain/users/user.js';
-import type { EventBus } from '../../../ports/event-bus.js';
-import { completeFirstStep } from '../auth/two-factor-routes.js';
+import { loginReply } from '../auth/login-reply.js';
 import { HttpAbort } from '../kernel/http-error.js';
 import { Redirect, Toast, combine, json } from '../kernel/replies.js';
-import { NEEDS_SESSION_KEY, translatedNotice, translatedSentence } from './oauth-messages.js';
+import { NEEDS_SESSION_KEY, noticeText, translatedNotice } from './oauth-messages.js';
 import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
 
@@ -22,8 +19,7 @@ export interface OAuthServices {
   startSignIn: StartSignIn;
   completeSignIn: CompleteSignIn;
   unlinkProvider: UnlinkProvider;
-  beginSecondStep: BeginSecondStep;
-  events: EventBus;
+  completeLogin: CompleteLogin;
 }
 
 /** What the app's `Auth` module configured, read by the callback. */
@@ -92,7 +88,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (result.kind === 'failed') {
       ctx.log.warn('social sign-in could not start', { provider, reason: result.reason });
-      return withNotice(ctx, visitor === null ? Redirect.route('login') : Redirect.back(), { level: 'error', message: TRY_AGAIN });
+      return withNotice(ctx, visitor === null ? Redirect.route('login') : Redirect.back(), { level: 'error', code: 'try-again' });
     }
     storePending(ctx, result.pending);
     return Redirect.to(result.url.href);
@@ -103,7 +99,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     const visitor = sessionVisitor(ctx);
     const callbackUrl = new URL(ctx.absoluteUrl('oauth.callback', [provider]));
     for (const [key, value] of Object.entries(ctx.query)) for (const item of Array.isArray(value) ? value : [value]) callbackUrl.searchParams.append(key, item);
-    const { completeSignIn, beginSecondStep, events } = services(ctx);
+    const { completeSignIn, completeLogin } = services(ctx);
     const result = await completeSignIn.execute({
       provider,
       query: ctx.query,
@@ -130,14 +126,9 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       case 'register': {
         const user = result.user;
         if (user === null) throw new Error(`A '${outcome.kind}' outcome came without its user`);
-        // The login waits at the two-factor challenge when the user has it on; `LoggedIn` fires
-        // there once passed, and `LoggedInWith` says which it was.
-        return completeFirstStep(
-          ctx,
-          { beginSecondStep, events },
-          { user, remember: outcome.remember, provider, redirectTo: options.redirectTo },
-          (secondStep) => events.publish(new LoggedInWith(user.id, provider, secondStep)),
-        );
+        // The login waits at the two-factor challenge when the user has it on; `LoggedInWith`
+        // says which it was, and `LoggedIn` fires once the session is the user's.
+        return loginReply(await completeLogin.afterFirstStep({ session: ctx.session, user, remember: outcome.remember, provider }), options.redirectTo);
       }
       case 'confirm':
         // Coming back from the provider with the user's own account counts as typing the password.
@@ -155,7 +146,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
     const result = await services(ctx).unlinkProvider.execute({ userId: user.id, provider });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (ctx.isApiClient) {
-      return result.kind === 'unlinked' ? json({ provider, linked: false }) : json({ message: translatedSentence(ctx.lang, result.notice.message), provider, linked: true }, 409);
+      return result.kind === 'unlinked' ? json({ provider, linked: false }) : json({ message: noticeText(ctx.lang, result.notice.code), provider, linked: true }, 409);
     }
     return withNotice(ctx, Redirect.route('account'), result.notice);
   };

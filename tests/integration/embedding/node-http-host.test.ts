@@ -8,7 +8,8 @@ import { ProviderB } from '../../../adapters/oauth/providers/provider-b.js';
 import { FakeHttpClient } from '../../../adapters/outbound-http/fake-http-client.js';
 import { Registered, LoggedIn } from '../../../domain/auth/events.js';
 import { Credentials } from '../../../domain/oauth/credentials.js';
-import { UNLINK_MESSAGES } from '../../../domain/oauth/errors.js';
+import { noticeText } from '../../../adapters/http/oauth/oauth-messages.js';
+import { english } from '../../support/lang.js';
 import { AccountLinked, AccountUnlinked, LoggedInWith } from '../../../domain/oauth/events.js';
 import { Profile } from '../../../domain/oauth/profile.js';
 import type { OAuth2Provider } from '../../../ports/identity-provider.js';
@@ -165,7 +166,7 @@ function describeFlow(name: string, databaseUrl: () => string): void {
 
       // 4. provider_c is now the only way in (no password): refused, nothing changes.
       const refused = await browser.request('DELETE', '/auth/provider_c', { ...asJson, 'x-csrf-token': token });
-      expect([refused.status, await refused.json()]).toEqual([409, { provider: 'provider_c', linked: true, message: UNLINK_MESSAGES['only-way-to-log-in'] }]);
+      expect([refused.status, await refused.json()]).toEqual([409, { provider: 'provider_c', linked: true, message: noticeText(english, 'only-way-to-log-in') }]);
       expect(events).toHaveLength(2);
 
       // The tokens were used for the profiles only; no log line carries them.

@@ -44,9 +44,12 @@ import type { CodeExchange, HttpClient, Module, OAuth2Provider, ProviderDefiniti
 import { createWelcomeApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestResponse, TestServer } from '../../../composition/testing.js';
-import { SIGN_IN_MESSAGES, SUCCESS_MESSAGES, TRY_AGAIN, UNLINK_MESSAGES } from '../../../domain/oauth/errors.js';
+import { noticeText } from '../../../adapters/http/oauth/oauth-messages.js';
+import { english } from '../../support/lang.js';
 import { sameSecret } from '../../../domain/security/constant-time.js';
 import { useTempDir } from '../../support/databases.js';
+import { aUser } from '../../support/builders.js';
+import { follow, PASSWORD, signIn, socialSignIn, startSocialSignIn } from '../../support/flows.js';
 import { API_URL, TOKEN_URL, fakeProviderB } from '../../support/fake-provider-b.js';
 import type { FakePerson } from '../../support/fake-provider-b.js';
 
@@ -58,7 +61,6 @@ vi.mock('../../../domain/security/constant-time.js', async (importOriginal) => {
 });
 
 const dir = useTempDir('fw-spec-000-');
-const PASSWORD = 'correct horse battery';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
@@ -358,41 +360,20 @@ beforeEach(() => clock.advance(61_000));
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/** GET oauth.redirect; the authorization URL it points at and the `state` in its query. */
-async function start(client: TestClient, provider: string, query = '') {
-  const response = await client.get(`/auth/${provider}/redirect${query}`);
-  expect(response.status, `oauth.redirect for ${provider}`).toBe(303);
-  const authorize = new URL(response.location ?? '');
-  return { response, authorize, state: authorize.searchParams.get('state') ?? '' };
-}
-
-/** The spec's recipe: GET the redirect, read `state` from `location`, GET the callback with a code. */
-async function signIn(client: TestClient, provider: string, code: string, query = '') {
-  const started = await start(client, provider, query);
-  const back = await client.get(`/auth/${provider}/callback?code=${encodeURIComponent(code)}&state=${started.state}`);
-  return { ...started, back };
-}
-
-const signInB = (client: TestClient, person: FakePerson, query = '') => signIn(client, 'provider_b', codeB(person), query);
-const signInAcme = (client: TestClient, person: AcmePerson, query = '') => signIn(client, 'acme', codeAcme(person), query);
+const signInB = (client: TestClient, person: FakePerson, query = '') => socialSignIn(client, 'provider_b', codeB(person), query);
+const signInAcme = (client: TestClient, person: AcmePerson, query = '') => socialSignIn(client, 'acme', codeAcme(person), query);
 
 async function who(client: TestClient): Promise<string | null> {
   return (await client.get('/who')).json<{ user: string | null }>().user;
 }
 
-/** The page a redirect leads to (where its toast shows). */
-async function follow(client: TestClient, response: TestResponse): Promise<string> {
-  return (await client.get(response.location ?? '/')).text;
-}
-
 async function passwordUser(app: Running, email: string, verified = true) {
-  return app.testApp.createUser({ name: 'Pass Word', email, password: PASSWORD, verified });
+  return app.testApp.createUser(aUser({ name: 'Pass Word', email, verified }));
 }
 
 async function loggedInWithPassword(app: Running, email: string, form: Record<string, string> = {}): Promise<{ client: TestClient; login: TestResponse }> {
   const client = app.server.client();
-  await client.get('/login');
-  const login = await client.post('/login', { form: { email, password: PASSWORD, ...form } });
+  const login = await signIn(client, email, PASSWORD, form);
   expect(login.status).toBe(303);
   expect(await who(client)).toBe(email);
   return { client, login };
@@ -471,7 +452,7 @@ describe('Setup variables', () => {
     const client = closed.server.client();
     expect((await client.get('/login')).text).toMatch(/href="\/auth\/provider_a\/redirect"[^>]*>Google<\/a>/u);
     const before = closed.fake.calls.length;
-    const { authorize, state, response } = await start(client, 'provider_a');
+    const { authorize, state, response } = await startSocialSignIn(client, 'provider_a');
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${IDP}/authorize`);
     expect(authorize.searchParams.get('client_id')).toBe('a-id-from-settings');
     expect(response.location).not.toContain('a-secret-from-settings');
@@ -557,7 +538,7 @@ describe('Setup steps', () => {
 
 describe("Adding another provider: the Provider's members", () => {
   const person = personAcme('acme-member@example.com', true, 'Acme Member');
-  let signedIn: Awaited<ReturnType<typeof signIn>>;
+  let signedIn: Awaited<ReturnType<typeof socialSignIn>>;
   let client: TestClient;
   /** What the fake saw during this sign-in. */
   let calls: FakeHttpClient['calls'] = [];
@@ -594,7 +575,7 @@ describe("Adding another provider: the Provider's members", () => {
     // create('beta-id', 'beta-secret'): in code.
     const betaPerson = personAcme('beta-credentials@example.com');
     betaExchanges.splice(0);
-    const betaStart = await signIn(main.server.client(), 'beta', codeBeta(betaPerson));
+    const betaStart = await socialSignIn(main.server.client(), 'beta', codeBeta(betaPerson));
     expect(betaStart.authorize.searchParams.get('client_id')).toBe('beta-id');
     expect(betaExchanges.map((e) => [e.clientId, e.clientSecret])).toEqual([['beta-id', 'beta-secret']]);
   });
@@ -636,7 +617,7 @@ describe("Adding another provider: the Provider's members", () => {
     betaExchanges.splice(0);
     const from = main.fake.calls.length;
     const code = codeBeta(betaPerson);
-    const { authorize, back } = await signIn(browser, 'beta', code);
+    const { authorize, back } = await socialSignIn(browser, 'beta', code);
     expect(betaExchanges).toHaveLength(1);
     const exchange = betaExchanges[0];
     expect(exchange).toMatchObject({ tokenEndpoint: BETA.token, clientId: 'beta-id', clientSecret: 'beta-secret', code, redirectUri: `${APP_URL}/auth/beta/callback` });
@@ -755,7 +736,7 @@ describe('Outcome of a callback', () => {
       const client = main.server.client();
       const { back } = await signInB(client, person);
       expect(back.location).toBe('/login');
-      expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+      expect(await follow(client, back)).toContain(noticeText(english, 'unverified-email'));
       expect(await who(client)).toBeNull();
       expect(await linkOf(main, 'provider_b', String(person.id))).toBeNull();
     }
@@ -799,7 +780,7 @@ describe('Outcome of a callback', () => {
     const client = closed.server.client();
     const { back } = await signInB(client, person);
     expect(back.location).toBe('/login');
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['registration-closed']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'registration-closed'));
     expect(await who(client)).toBeNull();
     expect(await userByEmail(closed, 'closed-nobody@example.com')).toBeNull();
   });
@@ -810,19 +791,19 @@ describe('Outcome of a callback', () => {
     const theirs = personB('a-different-address@example.com');
     const { back } = await signInB(client, theirs);
     expect(back.location).toBe('/account');
-    expect(await follow(client, back)).toContain(SUCCESS_MESSAGES.linked);
+    expect(await follow(client, back)).toContain(noticeText(english, 'linked'));
     expect((await linkOf(main, 'provider_b', String(theirs.id)))?.userId).toBe(linker.id);
     // Linked to someone else: refused.
     const { person: taken, user: takenOwner } = await socialUser('taken-by-other@example.com');
     await passwordUser(main, 'second-presser@example.com');
     const { client: second } = await loggedInWithPassword(main, 'second-presser@example.com');
     const refused = await signInB(second, taken);
-    expect(await follow(second, refused.back)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+    expect(await follow(second, refused.back)).toContain(noticeText(english, 'linked-to-another-user'));
     expect((await linkOf(main, 'provider_b', String(taken.id)))?.userId).toBe(takenOwner.id);
     // Already an account at this provider: refused.
     const another = personB('another-b-account@example.com');
     const again = await signInB(client, another);
-    expect(await follow(client, again.back)).toContain(SIGN_IN_MESSAGES['provider-already-linked']);
+    expect(await follow(client, again.back)).toContain(noticeText(english, 'provider-already-linked'));
     expect(await linkOf(main, 'provider_b', String(another.id))).toBeNull();
     expect(await who(client)).toBe('link-presser@example.com');
   });
@@ -887,7 +868,7 @@ describe('Link state of a provider account', () => {
     const { client } = await loggedInWithPassword(main, 'unlink-with-password@example.com');
     await signInB(client, personB('unlink-with-password-b@example.com'));
     const done = await unlink(client, 'provider_b');
-    expect(await follow(client, done)).toContain(SUCCESS_MESSAGES.unlinked);
+    expect(await follow(client, done)).toContain(noticeText(english, 'unlinked'));
     expect(await linksOf(main, owner.id)).toEqual([]);
     expect(eventsOf(owner.id)).toContainEqual(new AccountUnlinked(owner.id, 'provider_b'));
     expect((await activity(main, owner.id)).filter((a) => a.action === 'oauth.unlinked').map((a) => a.data)).toEqual([{ provider: 'provider_b' }]);
@@ -906,7 +887,7 @@ describe('Link state of a provider account', () => {
     const eventsBefore = eventsOf(user.id).length;
     const refused = await unlink(client, 'provider_b');
     expect(refused.location).toBe('/account');
-    expect(await follow(client, refused)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
+    expect(await follow(client, refused)).toContain(noticeText(english, 'only-way-to-log-in'));
     expect((await linksOf(main, user.id)).map((l) => l.provider)).toEqual(['provider_b']);
     expect(eventsOf(user.id)).toHaveLength(eventsBefore);
     expect((await activity(main, user.id)).filter((a) => a.action === 'oauth.unlinked')).toEqual([]);
@@ -916,7 +897,7 @@ describe('Link state of a provider account', () => {
 describe('Value of state', () => {
   it('Value of state: none → stored in the session by oauth.redirect, when the provider is enabled', async () => {
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     expect(await sessionsHolding(main, state)).toBe(1);
     // Not enabled: 404, nothing started.
@@ -927,12 +908,12 @@ describe('Value of state', () => {
     // Wrong: the provider refuses the code. The state is gone; a good code with it is refused.
     const person = personB('state-removed@example.com');
     const client = main.server.client();
-    const wrong = await start(client, 'provider_b');
+    const wrong = await startSocialSignIn(client, 'provider_b');
     const failed = await client.get(`/auth/provider_b/callback?code=code-no-such-person&state=${wrong.state}`);
     expect(failed.location).toBe('/login');
     expect(await sessionsHolding(main, wrong.state)).toBe(0);
     const retried = await client.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${wrong.state}`);
-    expect(await follow(client, retried)).toContain(TRY_AGAIN);
+    expect(await follow(client, retried)).toContain(noticeText(english, 'try-again'));
     expect(await who(client)).toBeNull();
     // Right: logged in; the state is gone and cannot be used again.
     const right = await signInB(client, person);
@@ -950,7 +931,7 @@ describe('Value of state', () => {
   it('Value of state: stored → accepted in the same browser, within ten minutes, for the same provider, value equal (constant-time comparison)', async () => {
     const person = personB('state-accepted@example.com');
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     clock.advance(10 * MINUTE - 1);
     vi.mocked(sameSecret).mockClear();
     const back = await client.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${state}`);
@@ -964,25 +945,25 @@ describe('Value of state', () => {
     const person = personB('state-refused@example.com');
     // Another browser.
     const starter = main.server.client();
-    const started = await start(starter, 'provider_b');
+    const started = await startSocialSignIn(starter, 'provider_b');
     const thief = main.server.client();
     const stolen = await thief.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${started.state}`);
-    expect(await follow(thief, stolen)).toContain(TRY_AGAIN);
+    expect(await follow(thief, stolen)).toContain(noticeText(english, 'try-again'));
     expect(await who(thief)).toBeNull();
     // Ten minutes old.
     const late = main.server.client();
-    const lateStart = await start(late, 'provider_b');
+    const lateStart = await startSocialSignIn(late, 'provider_b');
     clock.advance(10 * MINUTE);
     await late.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${lateStart.state}`);
     expect(await who(late)).toBeNull();
     // Another provider: a state of provider_b presented at acme's callback.
     const crossed = main.server.client();
-    const crossedStart = await start(crossed, 'provider_b');
+    const crossedStart = await startSocialSignIn(crossed, 'provider_b');
     await crossed.get(`/auth/acme/callback?code=${codeAcme(personAcme('state-crossed@example.com'))}&state=${crossedStart.state}`);
     expect(await who(crossed)).toBeNull();
     // A value that is not equal.
     const tampered = main.server.client();
-    const tamperedStart = await start(tampered, 'provider_b');
+    const tamperedStart = await startSocialSignIn(tampered, 'provider_b');
     const other = `${tamperedStart.state.slice(0, -1)}${tamperedStart.state.endsWith('A') ? 'B' : 'A'}`;
     await tampered.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${other}`);
     expect(await who(tampered)).toBeNull();
@@ -1000,7 +981,7 @@ describe('Endpoints', () => {
 
   it('Endpoints: GET /auth/{provider}/redirect (oauth.redirect) starts a sign-in: redirects to the provider with state and the PKCE challenge', async () => {
     expect((await routeNames())[0]).toBe('/auth/acme/redirect');
-    const { response, authorize } = await start(main.server.client(), 'acme');
+    const { response, authorize } = await startSocialSignIn(main.server.client(), 'acme');
     expect(response.status).toBe(303);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(ACME.authorize);
     expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/u);
@@ -1047,7 +1028,7 @@ describe('Payloads', () => {
       [user, '?intent=confirm'],
       [user, '?intent=confirm&remember=1'],
     ] as const) {
-      const { authorize } = await start(client, 'provider_b', query);
+      const { authorize } = await startSocialSignIn(client, 'provider_b', query);
       expect(`${authorize.origin}${authorize.pathname}`, query).toBe('https://github.com/login/oauth/authorize');
       expect(authorize.searchParams.get('state'), query).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     }
@@ -1065,7 +1046,7 @@ describe('Payloads', () => {
     expect((await signInB(closed.server.client(), personB('landing-redirect-to@example.com'))).back.location).toBe('/dashboard');
     // Not strings (missing, repeated): refused like any bad callback, never a server error.
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     for (const query of [`state=${state}`, 'code=code-x', `code=a&code=b&state=${state}`, `code=a&state=${state}&state=${state}`]) {
       const back = await client.get(`/auth/provider_b/callback?${query}`);
       expect([back.status, back.location], query).toEqual([303, '/login']);
@@ -1090,7 +1071,7 @@ describe('Rules of the endpoints', () => {
     expect(await who(guest)).toBe('rule-one@example.com');
     const user = await userByEmail(main, 'rule-one@example.com');
     const linked = await signInB(guest, personB('rule-one-b@example.com'));
-    expect(await follow(guest, linked.back)).toContain(SUCCESS_MESSAGES.linked);
+    expect(await follow(guest, linked.back)).toContain(noticeText(english, 'linked'));
     expect((await linksOf(main, user?.id ?? 0)).map((l) => l.provider)).toEqual(['acme', 'provider_b']);
     expect(await who(guest)).toBe('rule-one@example.com');
   });
@@ -1102,7 +1083,7 @@ describe('Rules of the endpoints', () => {
     const stranger = personAcme('rule-two-stranger@example.com');
     const refused = await signInAcme(client, stranger, '?intent=confirm');
     expect(refused.back.location).toBe('/confirm-password');
-    expect(await follow(client, refused.back)).toContain(SIGN_IN_MESSAGES['not-linked-to-you']);
+    expect(await follow(client, refused.back)).toContain(noticeText(english, 'not-linked-to-you'));
     expect(await linkOf(main, 'acme', `acme-${stranger.id}`)).toBeNull();
     expect((await client.get('/secure')).location).toBe('/confirm-password');
     // Their own account: confirmed, nothing new linked, no AccountLinked.
@@ -1180,13 +1161,13 @@ describe('Authentication', () => {
   });
 
   it('Authentication 2: state is random, kept in the session, compared in constant time and used once; with cookie sessions an old copy of the cookie still holds it, but the code is accepted once', async () => {
-    const states = await Promise.all([0, 1, 2].map(async () => (await start(main.server.client(), 'provider_b')).state));
+    const states = await Promise.all([0, 1, 2].map(async () => (await startSocialSignIn(main.server.client(), 'provider_b')).state));
     expect(new Set(states).size).toBe(3);
     for (const state of states) expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     // Kept in the session (the main app's sessions are rows of the database), compared in constant time.
     const person = personB('state-once@example.com');
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     expect(await sessionsHolding(main, state)).toBe(1);
     vi.mocked(sameSecret).mockClear();
     expect((await client.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${state}`)).location).toBe('/');
@@ -1199,7 +1180,7 @@ describe('Authentication', () => {
     // Cookie sessions (the custom app): a copy of the cookie taken before the callback.
     const browser = custom.server.client();
     const cookiePerson = personB('state-cookie-copy@example.com');
-    const started = await start(browser, 'provider_b');
+    const started = await startSocialSignIn(browser, 'provider_b');
     const oldCopy = custom.server.client();
     for (const [name, value] of browser.cookies) oldCopy.cookies.set(name, value);
     const code = codeB(cookiePerson);
@@ -1220,7 +1201,7 @@ describe('Authentication', () => {
     const lazy = await passwordUser(main, 'auth3-lazy@example.com', false);
     const { client } = await loggedInWithPassword(main, 'auth3-lazy@example.com');
     const pressed = await signInAcme(client, personAcme('auth3-other-address@example.com'));
-    expect(await follow(client, pressed.back)).toContain(SIGN_IN_MESSAGES['own-email-unverified']);
+    expect(await follow(client, pressed.back)).toContain(noticeText(english, 'own-email-unverified'));
     expect(await linksOf(main, lazy.id)).toEqual([]);
   });
 
@@ -1277,8 +1258,8 @@ describe('Authentication', () => {
   });
 
   it("Authentication 7: the provider's scopes are given by scopes() (the built-in providers' scopes are not shown by the spec)", async () => {
-    expect((await start(main.server.client(), 'acme')).authorize.searchParams.get('scope')).toBe('identity email:read');
-    expect((await start(main.server.client(), 'beta')).authorize.searchParams.get('scope')).toBe('beta.profile');
+    expect((await startSocialSignIn(main.server.client(), 'acme')).authorize.searchParams.get('scope')).toBe('identity email:read');
+    expect((await startSocialSignIn(main.server.client(), 'beta')).authorize.searchParams.get('scope')).toBe('beta.profile');
   });
 });
 
@@ -1360,15 +1341,15 @@ describe('Errors', () => {
   it('Errors: callback from another browser, after ten minutes, or for another provider → refused', async () => {
     const person = personB('error-state@example.com');
     const starter = main.server.client();
-    const { state } = await start(starter, 'provider_b');
+    const { state } = await startSocialSignIn(starter, 'provider_b');
     const other = main.server.client();
     expect((await other.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${state}`)).location).toBe('/login');
     const late = main.server.client();
-    const lateStart = await start(late, 'provider_b');
+    const lateStart = await startSocialSignIn(late, 'provider_b');
     clock.advance(10 * MINUTE + 1);
     expect((await late.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${lateStart.state}`)).location).toBe('/login');
     const crossed = main.server.client();
-    const crossedStart = await start(crossed, 'acme');
+    const crossedStart = await startSocialSignIn(crossed, 'acme');
     expect((await crossed.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${crossedStart.state}`)).location).toBe('/login');
     for (const client of [other, late, crossed]) expect(await who(client)).toBeNull();
     expect(await userByEmail(main, 'error-state@example.com')).toBeNull();
@@ -1378,7 +1359,7 @@ describe('Errors', () => {
     for (const person of [personAcme('error-unverified@example.com', false), personAcme(null, false)]) {
       const client = main.server.client();
       const { back } = await signInAcme(client, person);
-      expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+      expect(await follow(client, back)).toContain(noticeText(english, 'unverified-email'));
       expect(await linkOf(main, 'acme', `acme-${person.id}`)).toBeNull();
     }
     expect(await userByEmail(main, 'error-unverified@example.com')).toBeNull();
@@ -1388,7 +1369,7 @@ describe('Errors', () => {
     const owner = await passwordUser(main, 'error-owner-unverified@example.com', false);
     const client = main.server.client();
     const { back } = await signInAcme(client, personAcme('error-owner-unverified@example.com'));
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['email-owner-unverified']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'email-owner-unverified'));
     expect(await linksOf(main, owner.id)).toEqual([]);
   });
 
@@ -1402,7 +1383,7 @@ describe('Errors', () => {
   it('Errors: unlink of the only provider of a password-less user → refused', async () => {
     const { client, user } = await socialUser('error-only@example.com');
     const refused = await unlink(client, 'provider_b');
-    expect(await follow(client, refused)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
+    expect(await follow(client, refused)).toContain(noticeText(english, 'only-way-to-log-in'));
     expect(await linksOf(main, user.id)).toHaveLength(1);
   });
 
@@ -1411,20 +1392,20 @@ describe('Errors', () => {
     profileDown.profileDown = true;
     const failures: [string, (client: TestClient) => Promise<TestResponse>][] = [
       // The token endpoint is down.
-      ['acme', async (client) => (await signIn(client, 'acme', 'acme-down')).back],
+      ['acme', async (client) => (await socialSignIn(client, 'acme', 'acme-down')).back],
       // The token endpoint refuses the code.
-      ['provider_b', async (client) => (await signIn(client, 'provider_b', 'code-nobody-knows')).back],
+      ['provider_b', async (client) => (await socialSignIn(client, 'provider_b', 'code-nobody-knows')).back],
       // The profile cannot be read.
       ['acme', async (client) => (await signInAcme(client, profileDown)).back],
       // A provider's own exchange breaks.
-      ['beta', async (client) => (await signIn(client, 'beta', 'beta-unknown')).back],
+      ['beta', async (client) => (await socialSignIn(client, 'beta', 'beta-unknown')).back],
     ];
     for (const [provider, fail] of failures) {
       const before = warnings(main).length;
       const client = main.server.client();
       const back = await fail(client);
       expect(back.location, provider).toBe('/login');
-      expect(await follow(client, back), provider).toContain(TRY_AGAIN);
+      expect(await follow(client, back), provider).toContain(noticeText(english, 'try-again'));
       expect(await who(client), provider).toBeNull();
       const latest = warnings(main).slice(before);
       expect(latest, provider).toHaveLength(1);
@@ -1444,18 +1425,18 @@ describe('Limits', () => {
     const person = personB('limit-state@example.com');
     // Ten minutes: refused at 10:00, accepted just before.
     const late = main.server.client();
-    const lateStart = await start(late, 'provider_b');
+    const lateStart = await startSocialSignIn(late, 'provider_b');
     clock.advance(10 * MINUTE);
     expect((await late.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${lateStart.state}`)).location).toBe('/login');
     expect(await who(late)).toBeNull();
     const inTime = main.server.client();
-    const inTimeStart = await start(inTime, 'provider_b');
+    const inTimeStart = await startSocialSignIn(inTime, 'provider_b');
     clock.advance(10 * MINUTE - 1_000);
     await inTime.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${inTimeStart.state}`);
     expect(await who(inTime)).toBe('limit-state@example.com');
     // Single use: a first callback that fails spends it; the same state with a good code is refused.
     const once = main.server.client();
-    const onceStart = await start(once, 'provider_b');
+    const onceStart = await startSocialSignIn(once, 'provider_b');
     expect((await once.get(`/auth/provider_b/callback?code=code-unknown-${codes}&state=${onceStart.state}`)).location).toBe('/login');
     expect((await once.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${onceStart.state}`)).location).toBe('/login');
     expect(await who(once)).toBeNull();
@@ -1473,7 +1454,7 @@ describe('Limits', () => {
     const { client, user } = await socialUser('limit-one-per-provider@example.com');
     const second = personB('limit-one-per-provider-second@example.com');
     const { back } = await signInB(client, second);
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['provider-already-linked']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'provider-already-linked'));
     expect((await linksOf(main, user.id)).map((l) => l.provider)).toEqual(['provider_b']);
     expect(await linkOf(main, 'provider_b', String(second.id))).toBeNull();
   });
@@ -1483,7 +1464,7 @@ describe('Limits', () => {
     await passwordUser(main, 'limit-one-user-other@example.com');
     const { client } = await loggedInWithPassword(main, 'limit-one-user-other@example.com');
     const { back } = await signInB(client, person);
-    expect(await follow(client, back)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+    expect(await follow(client, back)).toContain(noticeText(english, 'linked-to-another-user'));
     expect((await linkOf(main, 'provider_b', String(person.id)))?.userId).toBe(user.id);
     const rows = await sql<{ n: number }>(main, 'SELECT count(*) AS n FROM oauth_accounts WHERE provider = ? AND provider_user_id = ?', ['provider_b', String(person.id)]);
     expect(rows).toEqual([{ n: 1 }]);

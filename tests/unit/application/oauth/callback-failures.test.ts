@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkedAccountData } from '../../../../domain/oauth/callback-outcome.js';
 import type { Profile } from '../../../../domain/oauth/profile.js';
-import { TRY_AGAIN } from '../../../../domain/oauth/errors.js';
 import { AccountLinked } from '../../../../domain/oauth/events.js';
 import type { NewUser } from '../../../../domain/users/user.js';
 import type { LinkedAccounts } from '../../../../ports/linked-accounts.js';
@@ -25,7 +24,7 @@ async function begin(world: World): Promise<{ state: string; code: string; acces
 function expectTryAgain(result: unknown, logReason: string | RegExp): void {
   expect(result).toMatchObject({
     kind: 'done',
-    outcome: { kind: 'refused', reason: 'failed', log: 'warn', landing: 'login', notice: { level: 'error', message: TRY_AGAIN } },
+    outcome: { kind: 'refused', reason: 'failed', log: 'warn', landing: 'login', notice: { level: 'error', code: 'try-again' } },
     remainingPending: [],
     user: null,
   });
@@ -73,7 +72,7 @@ describe('CompleteSignIn: failures during sign-in', () => {
     const world = makeWorld();
     const denied = await begin(world);
     expect(await world.callback({ query: { error: 'access_denied', state: denied.state } })).toMatchObject({
-      outcome: { kind: 'refused', reason: 'denied', log: 'info', notice: { message: TRY_AGAIN } },
+      outcome: { kind: 'refused', reason: 'denied', log: 'info', notice: { code: 'try-again' } },
       logReason: null,
       remainingPending: [],
     });

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Registered } from '../../../../domain/auth/events.js';
-import { SIGN_IN_MESSAGES } from '../../../../domain/oauth/errors.js';
 import { AccountLinked } from '../../../../domain/oauth/events.js';
 import type { User } from '../../../../domain/users/user.js';
 import { makeWorld } from './oauth-world.js';
@@ -87,8 +86,7 @@ describe("CompleteSignIn: the spec's 'Outcome of a callback' table", () => {
     const result = await world.signIn(ANN);
 
     expect(result.outcome).toMatchObject({ kind: 'refused', reason: 'email-owner-unverified', landing: 'login' });
-    expect(result.outcome.notice?.message).toBe(SIGN_IN_MESSAGES['email-owner-unverified']);
-    expect(result.outcome.notice?.message).toMatch(/Log in with your password, then link the provider from your account page/u);
+    expect(result.outcome.notice).toEqual({ level: 'error', code: 'email-owner-unverified' });
     expect(await world.snapshot()).toEqual(before);
   });
 
@@ -116,7 +114,7 @@ describe("CompleteSignIn: the spec's 'Outcome of a callback' table", () => {
   it('Not linked; nobody has the address; Auth.withoutRegistration() is set → refused with the message that no account uses this address', async () => {
     const result = await world.signIn(ANN, { registrationOpen: false });
 
-    expect(result.outcome).toMatchObject({ kind: 'refused', reason: 'registration-closed', notice: { message: 'No account uses this email address.' } });
+    expect(result.outcome).toMatchObject({ kind: 'refused', reason: 'registration-closed', notice: { level: 'error', code: 'registration-closed' } });
     expect(result.user).toBeNull();
     expect(await world.snapshot()).toEqual({ users: 0, links: [], events: 0 });
     expect(world.registrations).toEqual([]);

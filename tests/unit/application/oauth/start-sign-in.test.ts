@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { TRY_AGAIN } from '../../../../domain/oauth/errors.js';
 import { MAX_PENDING_SIGN_INS, RANDOM_BYTES } from '../../../../domain/oauth/limits.js';
 import { pkceChallenge } from '../../../../domain/oauth/pkce.js';
 import { Credentials } from '../../../../domain/oauth/credentials.js';
@@ -93,7 +92,7 @@ describe('StartSignIn (oauth.redirect)', () => {
     world.protocol.failAuthorization = new SignInFailed('discovery answered 502');
 
     const guest = await world.start.execute({ provider: 'provider_a', query: {}, visitorUserId: null, storedPending: ['kept'], redirectUri: 'https://app.example/cb' });
-    expect(guest).toEqual({ kind: 'failed', reason: 'discovery answered 502', landing: 'login', notice: { level: 'error', message: TRY_AGAIN } });
+    expect(guest).toEqual({ kind: 'failed', reason: 'discovery answered 502', landing: 'login', notice: { level: 'error', code: 'try-again' } });
 
     world.protocol.failAuthorization = new TypeError('fetch failed');
     expect(await world.redirect({ visitor: bob })).toMatchObject({ kind: 'failed', reason: 'TypeError: fetch failed', landing: 'account' });

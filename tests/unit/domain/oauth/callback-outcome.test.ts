@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { decideCallback, newUserName } from '../../../../domain/oauth/callback-outcome.js';
 import type { CallbackFacts, CallbackOutcome } from '../../../../domain/oauth/callback-outcome.js';
-import { SIGN_IN_MESSAGES, TRY_AGAIN } from '../../../../domain/oauth/errors.js';
+import { SIGN_IN_NOTICES } from '../../../../domain/oauth/errors.js';
+import type { SignInRefusalReason } from '../../../../domain/oauth/errors.js';
 import { confirmBy, facts, guestLogin, linkBy, PROVIDER, user, withProfile } from './callback-facts.js';
 
 const account = { provider: PROVIDER, providerUserId: 'acct-1', email: 'ann@example.com', name: 'Ann Lee', pictureUrl: null };
 const signedIn = { landing: 'intended', notice: null } as const;
-const LOG_IN = ['LoggedInWith', 'LoggedIn'];
 
-const refused = (reason: keyof typeof SIGN_IN_MESSAGES, landing: string, log: 'info' | 'warn' = 'info'): CallbackOutcome =>
-  ({ kind: 'refused', reason, log, landing, notice: { level: 'error', message: SIGN_IN_MESSAGES[reason] }, events: [] }) as CallbackOutcome;
+const refused = (reason: SignInRefusalReason, landing: string, log: 'info' | 'warn' = 'info'): CallbackOutcome =>
+  ({ kind: 'refused', reason, log, landing, notice: { level: 'error', code: SIGN_IN_NOTICES[reason] } }) as CallbackOutcome;
 
 describe("decideCallback: the spec's 'Outcome of a callback' table, row by row", () => {
   it.each<[string, CallbackFacts, CallbackOutcome]>([
@@ -17,17 +17,17 @@ describe("decideCallback: the spec's 'Outcome of a callback' table, row by row",
     [
       'already linked to a user: that user is logged in',
       facts({ linkedUserId: 7 }),
-      { kind: 'log-in', userId: 7, remember: false, account, ...signedIn, events: LOG_IN } as CallbackOutcome,
+      { kind: 'log-in', userId: 7, remember: false, account, ...signedIn },
     ],
     [
       'already linked: logged in whatever address the provider reports now (none)',
       facts({ linkedUserId: 7, ...withProfile({ emailAddress: null, emailVerified: false }) }),
-      { kind: 'log-in', userId: 7, remember: false, account: { ...account, email: null }, ...signedIn, events: LOG_IN } as CallbackOutcome,
+      { kind: 'log-in', userId: 7, remember: false, account: { ...account, email: null }, ...signedIn },
     ],
     [
       'already linked: logged in whatever address the provider reports now (unverified, owned by another user)',
       facts({ linkedUserId: 7, ...withProfile({ emailAddress: 'bob@example.com', emailVerified: false }), userWithEmail: user(9) }),
-      { kind: 'log-in', userId: 7, remember: false, account: { ...account, email: 'bob@example.com' }, ...signedIn, events: LOG_IN } as CallbackOutcome,
+      { kind: 'log-in', userId: 7, remember: false, account: { ...account, email: 'bob@example.com' }, ...signedIn },
     ],
     // Row 2
     ['not linked; the provider did not verify the address: refused, nothing linked or made', facts(withProfile({ emailVerified: false })), refused('unverified-email', 'login')],
@@ -42,12 +42,12 @@ describe("decideCallback: the spec's 'Outcome of a callback' table, row by row",
     [
       "not linked; a user has this address, that user's own address is verified, the provider verified it: linked to that user, who is logged in",
       facts({ userWithEmail: user(5) }),
-      { kind: 'link-and-log-in', userId: 5, remember: false, account, ...signedIn, events: ['AccountLinked', ...LOG_IN] } as CallbackOutcome,
+      { kind: 'link-and-log-in', userId: 5, remember: false, account, ...signedIn },
     ],
     [
       'not linked; the address matches whatever its case: the stored address is canonical',
       facts({ ...withProfile({ emailAddress: '  Ann@Example.COM ' }), userWithEmail: user(5) }),
-      { kind: 'link-and-log-in', userId: 5, remember: false, account, ...signedIn, events: ['AccountLinked', ...LOG_IN] } as CallbackOutcome,
+      { kind: 'link-and-log-in', userId: 5, remember: false, account, ...signedIn },
     ],
     // Row 4
     [
@@ -65,8 +65,7 @@ describe("decideCallback: the spec's 'Outcome of a callback' table, row by row",
         remember: false,
         account,
         ...signedIn,
-        events: ['Registered', 'AccountLinked', ...LOG_IN],
-      } as CallbackOutcome,
+      },
     ],
     // Row 6
     [
@@ -78,7 +77,7 @@ describe("decideCallback: the spec's 'Outcome of a callback' table, row by row",
     [
       'a logged-in user returns (they pressed Link): the provider account is linked to them',
       facts({ purpose: linkBy(3), visitor: user(3) }),
-      { kind: 'link', userId: 3, account, landing: 'account', notice: { level: 'success', message: 'The account is linked.' }, events: ['AccountLinked'] },
+      { kind: 'link', userId: 3, account, landing: 'account', notice: { level: 'success', code: 'linked' } },
     ],
     ['Link: refused when the provider account is linked to someone else', facts({ purpose: linkBy(3), visitor: user(3), linkedUserId: 8 }), refused('linked-to-another-user', 'account')],
     [
@@ -89,7 +88,7 @@ describe("decideCallback: the spec's 'Outcome of a callback' table, row by row",
     [
       'Link: the address does not matter (none given)',
       facts({ purpose: linkBy(3), visitor: user(3), ...withProfile({ emailAddress: null, emailVerified: false }) }),
-      { kind: 'link', userId: 3, account: { ...account, email: null }, landing: 'account', notice: { level: 'success', message: 'The account is linked.' }, events: ['AccountLinked'] },
+      { kind: 'link', userId: 3, account: { ...account, email: null }, landing: 'account', notice: { level: 'success', code: 'linked' } },
     ],
     [
       "Link: the address does not matter (unverified, another user's)",
@@ -99,15 +98,14 @@ describe("decideCallback: the spec's 'Outcome of a callback' table, row by row",
         userId: 3,
         account: { ...account, email: 'bob@example.com' },
         landing: 'account',
-        notice: { level: 'success', message: 'The account is linked.' },
-        events: ['AccountLinked'],
+        notice: { level: 'success', code: 'linked' },
       },
     ],
     // Row 8
     [
       'a logged-in user returns after ?intent=confirm: treated as having confirmed their identity',
       facts({ purpose: confirmBy(3), visitor: user(3, { linkedAtProvider: true }), linkedUserId: 3 }),
-      { kind: 'confirm', userId: 3, landing: 'intended', notice: null, events: [] },
+      { kind: 'confirm', userId: 3, landing: 'intended', notice: null },
     ],
   ])('%s', (_row, input, expected) => {
     expect(decideCallback(input)).toEqual(expected);
@@ -119,12 +117,12 @@ describe('decideCallback: what the table leaves to the framework', () => {
     [
       "'remember me' asked at the redirect carries to a guest's login",
       facts({ purpose: { ...guestLogin, remember: true }, linkedUserId: 7 }),
-      { kind: 'log-in', userId: 7, remember: true, account, ...signedIn, events: LOG_IN } as CallbackOutcome,
+      { kind: 'log-in', userId: 7, remember: true, account, ...signedIn },
     ],
     [
       'Link pressed for a provider account already linked to the visitor: nothing to do',
       facts({ purpose: linkBy(3), visitor: user(3, { linkedAtProvider: true }), linkedUserId: 3 }),
-      { kind: 'already-linked', userId: 3, landing: 'account', notice: { level: 'info', message: 'This account is already linked to yours.' }, events: [] },
+      { kind: 'already-linked', userId: 3, landing: 'account', notice: { level: 'info', code: 'already-linked' } },
     ],
     [
       "Link: refused when the visitor's own address is unverified (Authentication rule 3)",
@@ -166,17 +164,16 @@ describe('decideCallback: what the table leaves to the framework', () => {
         remember: false,
         account: { ...account, name: null },
         ...signedIn,
-        events: ['Registered', 'AccountLinked', ...LOG_IN],
-      } as CallbackOutcome,
+      },
     ],
   ])('%s', (_row, input, expected) => {
     expect(decideCallback(input)).toEqual(expected);
   });
 
   it("the failures say 'try again', the table's refusals say why", () => {
-    expect(decideCallback(facts({ returned: { kind: 'failed' } }))).toMatchObject({ notice: { message: TRY_AGAIN } });
-    expect(SIGN_IN_MESSAGES['email-owner-unverified']).toMatch(/log in with your password.*link .*account page/iu);
-    expect(SIGN_IN_MESSAGES['registration-closed']).toBe('No account uses this email address.');
+    expect(decideCallback(facts({ returned: { kind: 'failed' } }))).toMatchObject({ notice: { level: 'error', code: 'try-again' } });
+    expect(decideCallback(facts({ userWithEmail: user(5, { emailVerified: false }) }))).toMatchObject({ notice: { level: 'error', code: 'email-owner-unverified' } });
+    expect(decideCallback(facts({ registrationOpen: false }))).toMatchObject({ notice: { level: 'error', code: 'registration-closed' } });
   });
 
   it.each([

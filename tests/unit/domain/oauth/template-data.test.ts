@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOGIN_OPTIONS_HEADINGS, linkedAccountsCard, loginOptions, providerButtons } from '../../../../domain/oauth/template-data.js';
+import { linkedAccountsCard, loginOptions, providerButtons } from '../../../../domain/oauth/template-data.js';
 import type { AccountCardData, EnabledProvider, LoginOptionsData } from '../../../../domain/oauth/template-data.js';
 
 const enabled: EnabledProvider[] = [
@@ -33,10 +33,6 @@ describe("the spec's Template data table: fw/auth/login_options.html", () => {
 
   it("every view receives oauth_providers: the providers that have credentials", () => {
     expect(providerButtons(enabled, redirectUrl)).toEqual([buttonA, buttonB]);
-  });
-
-  it("heads the block 'Or continue with', and 'Or confirm it's you with' on the confirm page", () => {
-    expect(LOGIN_OPTIONS_HEADINGS).toEqual({ login: 'Or continue with', register: 'Or continue with', confirm: "Or confirm it's you with" });
   });
 });
 
