@@ -40,11 +40,13 @@ import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
 import { loadConfig } from './config.js';
 import type { Config } from './config.js';
-import { buildContainer, provide, resolve } from './container.js';
+import { Overrides, buildContainer, provide, resolve } from './container.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import type { Module, ModuleClass, Seeder } from './module.js';
 import { appServices } from './services.js';
+import { chooseAdapters } from './chosen-adapters.js';
+import type { Closer } from './chosen-adapters.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { checkScheduleEntry, startScheduler } from './schedule.js';
@@ -477,48 +479,46 @@ export class App {
   private async boot(): Promise<AppServices> {
     const config = await this.config();
     this.uiSinkEnabled = config.app.debug && config.app.env === 'local';
-    const output = this.options.logger ?? createLogger(config);
+    // What boot opens registers what closes it; the app closes them newest first.
+    const closers: Closer[] = [];
+    const onClose = (close: Closer): void => {
+      closers.push(close);
+    };
+    const output = this.options.logger ?? createLogger(config, onClose);
     // Local debugging only (null otherwise): the request inspector hears log lines, SQL, mails and events.
     const origin = new AsyncRequestOrigin();
     const devTools = createDevTools(config, { root: this.root, frameworkRoot: FRAMEWORK_ROOT, logger: output, origin });
+    if (devTools !== null) onClose(() => devTools.close());
     const logger = devTools === null ? output : recordingLogger(output, devTools);
+    // Only the adapters the settings name are loaded (S3, Redis, SMTP… stay out of a SQLite app).
+    const adapters = await chooseAdapters(config);
+    const keys = deriveAppKeys(config.app.key.reveal());
     const database = await openDatabase(config.database, { onQuery: devTools === null ? undefined : (sql, bindings, ms) => devTools.inspector.recordQuery(sql, bindings, ms) });
+    onClose(() => database.close());
     try {
-      const container = buildContainer({ config, logger, database, migrationSources: this.migrationSources() });
-      provide(container, TOKENS.requestOrigin, [], () => origin);
+      // What the app brings in place of the defaults is bound before anything is built.
+      const overrides = new Overrides().set(TOKENS.requestOrigin, origin).set(TOKENS.accessPolicy, this.customPolicy ?? this.registeredPolicy);
+      if (this.options.clock !== undefined) overrides.set(TOKENS.clock, this.options.clock);
+      if (this.options.httpClient !== undefined) overrides.set(TOKENS.httpClient, this.options.httpClient);
+      if (this.customTokens !== null) overrides.set(TOKENS.tokenVerifier, this.customTokens);
+      const container = buildContainer({ config, keys, adapters, onClose, overrides, logger, database, migrationSources: this.migrationSources() });
       if (devTools !== null) recordMailAndEvents(container, devTools);
       this.devTools = devTools;
-      if (this.options.clock !== undefined) {
-        const clock = this.options.clock;
-        provide(container, TOKENS.clock, [], () => clock);
-      }
-      if (this.options.httpClient !== undefined) {
-        const http = this.options.httpClient;
-        provide(container, TOKENS.httpClient, [], () => http);
-      }
       const renderer = createViewRenderer(config, this.root, this.templateHooks, resolve(container, TOKENS.translator));
       provide(container, TOKENS.viewRenderer, [], () => renderer);
       // The mails link to the app's own routes, signed with the key derived from APP_KEY.
       provide(container, TOKENS.authMailNow, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
-        const links = authLinks(this.routeTable(), config.app.url, deriveAppKeys(config.app.key.reveal()).signedUrls, clock);
+        const links = authLinks(this.routeTable(), config.app.url, keys.signedUrls, clock);
         return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
       });
       // Through the queue unless QUEUE_CONNECTION=sync, where the mail is sent inline as before.
       provide(container, TOKENS.authMail, [TOKENS.config, TOKENS.authMailNow, TOKENS.jobs, TOKENS.random], (settings, now, jobs, random) =>
-        settings.queue.connection === 'sync' ? now : new QueuedAuthMail(jobs, queuedSecretsBox(settings, random)),
+        settings.queue.connection === 'sync' ? now : new QueuedAuthMail(jobs, queuedSecretsBox(keys, random)),
       );
       bindWebhooks(container, config, this.outgoing);
-      bindQueue(container);
+      bindQueue(container, adapters, onClose);
       for (const module of this.modules) module.bind?.(container, config);
-      const policy = this.customPolicy ?? this.registeredPolicy;
-      provide(container, TOKENS.accessPolicy, [], () => policy);
-      const tokens = this.customTokens;
-      if (tokens !== null) provide(container, TOKENS.tokenVerifier, [], () => tokens);
-      const services = appServices(config, container, async () => {
-        await devTools?.close();
-        await database.close();
-        if (output instanceof PinoLogger) output.flush();
-      });
+      const services = appServices(config, container, closers);
       bindDispatcher(container, () => services, this.registeredJobs, this.provided);
       const bus = services.get(TOKENS.eventBus);
       if (bus instanceof InProcessEventBus) {
@@ -538,8 +538,11 @@ export class App {
   }
 }
 
-function createLogger(config: Config): Logger {
-  return PinoLogger.create({ level: config.log.level, pretty: config.app.env === 'local' });
+/** The logger the configuration describes; its buffered lines are written when the app closes. */
+function createLogger(config: Config, onClose: (close: Closer) => void): Logger {
+  const logger = PinoLogger.create({ level: config.log.level, pretty: config.app.env === 'local' });
+  onClose(() => logger.flush());
+  return logger;
 }
 
 /** Output of a command called in-process. */

@@ -1,5 +1,5 @@
-import { join } from 'node:path';
 import { Container } from 'inversify';
+import type { ServiceIdentifier } from 'inversify';
 import { CreateUser } from '../application/users/create-user.js';
 import { DeleteUser } from '../application/users/delete-user.js';
 import { EndOtherSessions } from '../application/users/end-other-sessions.js';
@@ -28,8 +28,9 @@ import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
 import { OtpauthTotp } from '../adapters/otp/otpauth-totp.js';
 import { QrcodeSvg } from '../adapters/qr/qrcode-svg.js';
 import { SqlTwoFactorStore } from '../adapters/persistence/mikro-orm/sql-two-factor-store.js';
-import { deriveAppKeys } from '../domain/security/app-keys.js';
-import { buildStorage, storageSettings } from './storage.js';
+import type { AppKeys } from '../domain/security/app-keys.js';
+import { join } from 'node:path';
+import type { ChosenAdapters, Closer } from './chosen-adapters.js';
 import { SqlPasswordResetTokens } from '../adapters/persistence/mikro-orm/sql-password-reset-tokens.js';
 import { RegisteredAccessPolicy } from '../adapters/access/registered-access-policy.js';
 import { SqlSessionStore } from '../adapters/persistence/mikro-orm/sql-session-store.js';
@@ -50,13 +51,9 @@ import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migr
 import { SqlRecordLookup } from '../adapters/persistence/mikro-orm/sql-record-lookup.js';
 import { SqlRecordFinder } from '../adapters/persistence/mikro-orm/sql-record-finder.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
-import { MemoryCacheStore } from '../adapters/cache/memory-cache-store.js';
-import { RedisCacheStore } from '../adapters/cache/redis-cache-store.js';
-import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { MarkerFileSwitch } from '../adapters/maintenance/marker-file-switch.js';
 import { CryptoRandomSource } from '../adapters/random/crypto-random-source.js';
-import { LogMailer } from '../adapters/mail/log-mailer.js';
-import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
+import type { Clock } from '../ports/clock.js';
 import type { Logger } from '../ports/logger.js';
 import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
@@ -75,15 +72,45 @@ import type { Token } from './tokens.js';
 type Tokens<A extends unknown[]> = { [K in keyof A]: Token<A[K]> };
 
 /**
+ * Services an app brings in place of the container's defaults (a test's clock, the outgoing
+ * HTTP client, `app.accessPolicy(…)`): bound first, before the defaults, so nothing is built and
+ * then replaced.
+ */
+export class Overrides {
+  private readonly values = new Map<ServiceIdentifier, unknown>();
+
+  set<T>(t: Token<T>, value: T): this {
+    this.values.set(id(t), value);
+    return this;
+  }
+
+  has(t: Token<unknown>): boolean {
+    return this.values.has(id(t));
+  }
+
+  /** Binds every override as a constant. */
+  bindInto(container: Container): void {
+    for (const [key, value] of this.values) container.bind(key).toConstantValue(value);
+  }
+}
+
+/**
  * Binds `token` to what `factory` builds from the services named by `deps`, once per
- * container. The tuple of tokens is checked against the factory's parameters.
+ * container. The tuple of tokens is checked against the factory's parameters. A token bound
+ * twice is a mistake (two modules claiming one service): it stops start-up naming the token,
+ * rather than the later binding silently replacing the earlier one.
  */
 export function provide<T, A extends unknown[]>(container: Container, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
-  if (container.isBound(id(t))) void container.unbind(id(t));
+  if (container.isBound(id(t))) throw new TypeError(`The service ${String(id(t))} is bound twice`);
   container
     .bind<T>(id(t))
     .toResolvedValue(factory, deps as never)
     .inSingletonScope();
+}
+
+/** `provide`, unless the app brought its own (`overrides`): the framework's default for a port. */
+function provideDefault<T, A extends unknown[]>(container: Container, overrides: Overrides, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
+  if (!overrides.has(t)) provide(container, t, deps, factory);
 }
 
 export function resolve<T>(container: Container, t: Token<T>): T {
@@ -95,7 +122,7 @@ export function resolve<T>(container: Container, t: Token<T>): T {
  * table's two-factor columns; `SecondStep` is what every login asks after its first step.
  */
 function bindTwoFactor(container: Container): void {
-  provide(container, TOKENS.secretBox, [TOKENS.config, TOKENS.random], (config, random) => new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).twoFactorEncryption, random));
+  provide(container, TOKENS.secretBox, [TOKENS.appKeys, TOKENS.random], (keys, random) => new AesGcmSecretBox(keys.twoFactorEncryption, random));
   provide(container, TOKENS.twoFactorStore, [TOKENS.database], (db) => new SqlTwoFactorStore(db.raw));
   provide(container, TOKENS.totp, [], () => new OtpauthTotp());
   provide(container, TOKENS.twoFactorSetups, [TOKENS.totp, TOKENS.config], (totp, config) => new TwoFactorSetups(totp, new QrcodeSvg(), config.app.name));
@@ -147,6 +174,14 @@ function bindTwoFactor(container: Container): void {
 
 export interface ContainerParts {
   config: Config;
+  /** APP_KEY's derived keys, computed once at boot. */
+  keys: AppKeys;
+  /** How the ports a setting chooses are made (only the chosen adapters are loaded). */
+  adapters: ChosenAdapters;
+  /** Where a built service registers what releases it when the app closes. */
+  onClose: (close: Closer) => void;
+  /** Services the app brings instead of the defaults. */
+  overrides: Overrides;
   logger: Logger;
   database: Database;
   migrationSources: readonly MigrationSource[];
@@ -159,61 +194,40 @@ export interface ContainerParts {
 export function buildContainer(parts: ContainerParts): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   container.bind(id(TOKENS.config)).toConstantValue(parts.config);
+  container.bind(id(TOKENS.appKeys)).toConstantValue(parts.keys);
   container.bind(id(TOKENS.logger)).toConstantValue(parts.logger);
   container.bind(id(TOKENS.database)).toConstantValue(parts.database);
   container.bind(id(TOKENS.migrationSources)).toConstantValue(parts.migrationSources);
+  const { overrides } = parts;
+  overrides.bindInto(container);
 
-  provide(container, TOKENS.clock, [], () => new SystemClock());
+  provideDefault(container, overrides, TOKENS.clock, [], () => new SystemClock());
   provide(container, TOKENS.random, [], () => new CryptoRandomSource());
   provide(container, TOKENS.passwordHasher, [], () => new Argon2PasswordHasher());
   provide(container, TOKENS.userRepository, [TOKENS.database], (db) => new MikroOrmUserRepository(db.orm, db.raw));
   provide(container, TOKENS.recordLookup, [TOKENS.database], (db) => new SqlRecordLookup(db.raw));
   provide(container, TOKENS.recordFinder, [TOKENS.database, TOKENS.db], (database, db) => new ModelRecordFinder(new SqlRecordFinder(database.raw), db));
-  provide(container, TOKENS.db, [TOKENS.database, TOKENS.config, TOKENS.clock, TOKENS.random], (database, config, clock, random) =>
-    Db.connect(database, { box: new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).modelEncryption, random), clock }),
+  provide(container, TOKENS.db, [TOKENS.database, TOKENS.appKeys, TOKENS.clock, TOKENS.random], (database, keys, clock, random) =>
+    Db.connect(database, { box: new AesGcmSecretBox(keys.modelEncryption, random), clock }),
   );
-  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => {
-    switch (config.cache.store) {
-      case 'memory':
-        return new MemoryCacheStore(clock);
-      case 'database':
-        return new SqlCacheStore(db.raw, clock, {
-          onPruneError: (error) => logger.warn('expired cache rows could not be deleted', { error: String(error) }),
-        });
-      case 'redis':
-        return new RedisCacheStore({
-          url: config.redis.url.reveal(),
-          onError: (error) => logger.error('Redis (CACHE_STORE=redis) is unreachable; rate-limited routes fail until it is back', { error: error.message }),
-        });
-    }
-  });
-  provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock], (config, clock) =>
-    buildStorage(storageSettings(config), { appUrl: config.app.url, key: deriveAppKeys(config.app.key.reveal()).signedUrls, clock }),
-  );
-  // Runs when the app closes (services.close unbinds the container): the Redis connection
-  // would otherwise keep the process alive.
-  container.onDeactivation(id(TOKENS.cacheStore), (store) => (store instanceof RedisCacheStore ? store.close() : undefined));
-  // MAIL_URL: `log:` (the default) writes each message to storage/mail and the log;
-  // smtp:// and smtps:// deliver (config.ts admits no other scheme).
-  provide(container, TOKENS.mailer, [TOKENS.config, TOKENS.logger, TOKENS.clock], (config, logger, clock) => {
-    const url = config.mail.url.reveal();
-    return url.toLowerCase().startsWith('log:')
-      ? new LogMailer({ folder: join(config.root, 'storage', 'mail'), from: config.mail.from, logger, clock })
-      : new SmtpMailer({ url, from: config.mail.from });
-  });
-  container.onDeactivation(id(TOKENS.mailer), (mailer) => (mailer instanceof SmtpMailer ? mailer.close() : undefined));
+  // The adapters the settings chose (chosen-adapters.ts); each registers what closes it.
+  const deps = (config: Config, clock: Clock, database: Database, logger: Logger) => ({ config, clock, database, logger });
+  const { adapters, onClose } = parts;
+  provide(container, TOKENS.cacheStore, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.cacheStore(deps(config, clock, db, logger), onClose));
+  provide(container, TOKENS.storage, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.storage(deps(config, clock, db, logger), parts.keys.signedUrls));
+  provide(container, TOKENS.mailer, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, db, logger) => adapters.mailer(deps(config, clock, db, logger), onClose));
   provide(container, TOKENS.sessionStore, [TOKENS.database], (db) => new SqlSessionStore(db.raw));
-  provide(container, TOKENS.httpClient, [], () => new FetchHttpClient());
-  provide(container, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
+  provideDefault(container, overrides, TOKENS.httpClient, [], () => new FetchHttpClient());
+  provideDefault(container, overrides, TOKENS.requestOrigin, [], () => new AsyncRequestOrigin());
   provide(container, TOKENS.linkedAccounts, [TOKENS.database], (db) => new SqlLinkedAccounts(db.raw));
   provide(container, TOKENS.activityLog, [TOKENS.database], (db) => new SqlActivityLog(db.raw));
   provide(container, TOKENS.scheduleRuns, [TOKENS.database], (db) => new SqlScheduleRuns(db.raw));
   provide(container, TOKENS.webhookDeliveries, [TOKENS.database], (db) => new SqlWebhookDeliveries(db.raw));
   provide(container, TOKENS.notificationStore, [TOKENS.database], (db) => new SqlNotificationStore(db.raw));
   // Tokens issued into the api_tokens table; an app with its own token format provides another.
-  provide(container, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
+  provideDefault(container, overrides, TOKENS.tokenVerifier, [TOKENS.database, TOKENS.clock, TOKENS.random], (db, clock, random) => new SqlTokenVerifier(db.raw, clock, random));
   // Refuses everything until the app registers gates, roles or permissions (App.gate, …).
-  provide(container, TOKENS.accessPolicy, [], () => new RegisteredAccessPolicy());
+  provideDefault(container, overrides, TOKENS.accessPolicy, [], () => new RegisteredAccessPolicy());
   // Listeners join in App.boot (app.listen); the bus itself is plain.
   provide(container, TOKENS.eventBus, [TOKENS.logger], (logger) => new InProcessEventBus(logger));
   provide(container, TOKENS.passwordResetTokens, [TOKENS.database], (db) => new SqlPasswordResetTokens(db.raw));

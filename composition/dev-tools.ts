@@ -6,7 +6,6 @@ import { RecordingLogger } from '../adapters/http/dev-tools/recording-logger.js'
 import { RecordingMailer } from '../adapters/http/dev-tools/recording-mailer.js';
 import type { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
-import { SmtpMailer } from '../adapters/mail/smtp-mailer.js';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import type { Logger } from '../ports/logger.js';
 import type { Config } from './config.js';
@@ -48,8 +47,6 @@ export function recordingLogger(logger: Logger, devTools: DevTools): Logger {
  */
 export function recordMailAndEvents(container: Container, devTools: DevTools): void {
   container.onActivation(id(TOKENS.mailer), (_context, mailer) => new RecordingMailer(mailer, devTools.inspector));
-  // The container's own hook closes an SMTP mailer it finds; this one closes the one inside.
-  container.onDeactivation(id(TOKENS.mailer), (mailer) => (mailer instanceof RecordingMailer && mailer.inner instanceof SmtpMailer ? mailer.inner.close() : undefined));
   const bus = container.get(id(TOKENS.eventBus));
   if (bus instanceof InProcessEventBus) bus.listen(Object, (event) => devTools.inspector.recordEvent(event));
 }

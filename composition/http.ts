@@ -16,7 +16,6 @@ import type { Handler, Middleware } from '../adapters/http/kernel/request-contex
 import type { RouteTable } from '../domain/http/routing/route-table.js';
 import { urlFor } from '../domain/http/routing/url.js';
 import type { GuardPages } from '../domain/http/guards.js';
-import { deriveAppKeys } from '../domain/security/app-keys.js';
 import { parseTrustedProxies } from '../domain/http/client-ip/client-ip.js';
 import { parseTrustedHosts } from '../domain/http/trusted-hosts.js';
 import type { AppServices } from './services.js';
@@ -69,7 +68,7 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
   // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
-  const keys = deriveAppKeys(config.app.key.reveal());
+  const keys = services.get(TOKENS.appKeys);
   const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
   return {
     app: {

@@ -5,7 +5,6 @@ import { oauthAccountCommands } from '../adapters/cli/commands/oauth-accounts.js
 import { oauthRoutes } from '../adapters/http/oauth/oauth-routes.js';
 import type { OAuthServices } from '../adapters/http/oauth/oauth-routes.js';
 import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
-import { OpenIdClientProtocol } from '../adapters/oauth/openid-client-protocol.js';
 import { startDevIdentityProvider } from '../adapters/oauth/dev-identity-provider.js';
 import { ProviderA } from '../adapters/oauth/providers/provider-a.js';
 import { ProviderB } from '../adapters/oauth/providers/provider-b.js';
@@ -18,6 +17,7 @@ import { loginOptions, providerButtons } from '../domain/oauth/template-data.js'
 import type { Routes } from '../domain/http/routing/routes.js';
 import type { ProviderDefinition } from '../ports/identity-provider.js';
 import { Auth } from './auth.js';
+import { LazySignInProtocol } from './lazy-sign-in-protocol.js';
 import type { Config } from './config.js';
 import { provide } from './container.js';
 import type { Module, ModuleHost } from './module.js';
@@ -103,7 +103,7 @@ export class OAuth implements Module {
   bind(container: Container, config: Config): void {
     const definitions = [...this.definitions];
     provide(container, TOKENS.oauthProviders, [], () => new OAuthProviders(definitions, { get: (name) => config.env(name) }));
-    provide(container, TOKENS.signInProtocol, [TOKENS.httpClient], (http) => new OpenIdClientProtocol(http));
+    provide(container, TOKENS.signInProtocol, [TOKENS.httpClient], (http) => new LazySignInProtocol(http));
     provide(container, TOKENS.startSignIn, [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.random, TOKENS.clock], (providers, protocol, random, clock) => new StartSignIn(providers, protocol, random, clock));
     provide(
       container,

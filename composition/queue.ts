@@ -1,9 +1,4 @@
 import type { Container } from 'inversify';
-import { BullMqJobQueue } from '../adapters/queue/bullmq-job-queue.js';
-import { MemoryJobQueue } from '../adapters/queue/memory-job-queue.js';
-import { SqlJobQueue } from '../adapters/queue/sql-job-queue.js';
-import { PostgresJobNotifications } from '../adapters/queue/postgres-job-notifications.js';
-import { FileJobNotifications } from '../adapters/queue/file-job-notifications.js';
 import { SqlJobBatches } from '../adapters/queue/sql-job-batches.js';
 import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
 import { JobWorker } from '../adapters/worker/job-worker.js';
@@ -12,41 +7,24 @@ import { JobDispatcher } from '../application/queue/job-dispatcher.js';
 import { fractionOf } from '../domain/queue/backoff.js';
 import { DEFAULT_QUEUE } from '../domain/queue/job-options.js';
 import { redactSecrets } from '../domain/shared/redact-secrets.js';
-import type { JobQueue } from '../ports/job-queue.js';
 import { provide } from './container.js';
 import type { RegisteredJob } from './jobs.js';
 import type { AppServices } from './services.js';
 import type { Config } from './config.js';
-import { TOKENS, id } from './tokens.js';
+import { TOKENS } from './tokens.js';
+import type { ChosenAdapters, Closer } from './chosen-adapters.js';
 
 /** The jobs an app registered (`app.job(…)`, modules' `jobs`), by name. */
 export type JobRegistry = ReadonlyMap<string, RegisteredJob>;
 
-/** The queue QUEUE_CONNECTION names, and the transactions `jobs.transaction` opens. */
-export function bindQueue(container: Container): void {
-  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.database, TOKENS.logger], (config, db, logger): JobQueue => {
-    switch (config.queue.connection) {
-      case 'database':
-        // On PostgreSQL a dispatch wakes idle workers on every machine (LISTEN/NOTIFY); on SQLite
-        // those of the machine's processes (a wake file). Polling stays as the fallback either way.
-        return new SqlJobQueue(
-          db.raw,
-          config.database.engine === 'postgres'
-            ? new PostgresJobNotifications(config.database.url.reveal(), (error) => logger.warn('the queue lost its LISTEN connection; it reconnects, workers poll meanwhile', { error: error.message }))
-            : config.database.path === ':memory:' ? null : new FileJobNotifications(`${config.database.path}-jobs-wake`, (error) => logger.warn('the queue cannot use its wake file; workers of other processes poll', { error: error.message })),
-        );
-      case 'sync':
-        // Nothing waits with sync: dispatch runs the job. The empty queue keeps queue:failed & co. answering.
-        return new MemoryJobQueue();
-      case 'redis':
-        return new BullMqJobQueue({
-          url: config.redis.url.reveal(),
-          prefix: config.queue.prefix,
-          onError: (error) => logger.error('Redis (QUEUE_CONNECTION=redis) is unreachable; dispatch and workers wait for it', { error: error.message }),
-        });
-    }
-  });
-  container.onDeactivation(id(TOKENS.jobQueue), (queue) => queue.close());
+/**
+ * The queue QUEUE_CONNECTION names (made as chosen-adapters.ts decided, which registers its
+ * close), and the transactions `jobs.transaction` opens.
+ */
+export function bindQueue(container: Container, adapters: ChosenAdapters, onClose: (close: Closer) => void): void {
+  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, database, logger) =>
+    adapters.jobQueue({ config, clock, database, logger }, onClose),
+  );
   provide(container, TOKENS.transactions, [TOKENS.database], (db) => new SqlTransactions(db.raw));
   // Batches count in the app's database whatever the driver: one atomic statement per ended job.
   provide(container, TOKENS.jobBatches, [TOKENS.database], (db) => new SqlJobBatches(db.raw));

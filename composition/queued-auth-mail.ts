@@ -3,18 +3,17 @@ import { AesGcmSecretBox } from '../adapters/crypto/aes-gcm-secret-box.js';
 import { PermanentJobError } from '../adapters/worker/job-worker.js';
 import type { JobDispatcher } from '../application/queue/job-dispatcher.js';
 import { Backoffs } from '../domain/queue/backoff.js';
-import { deriveAppKeys } from '../domain/security/app-keys.js';
+import type { AppKeys } from '../domain/security/app-keys.js';
 import type { User } from '../domain/users/user.js';
 import type { AuthMail } from '../ports/auth-mail.js';
 import type { RandomSource } from '../ports/random-source.js';
 import type { SecretBox } from '../ports/secret-box.js';
-import type { Config } from './config.js';
 import { defineJob } from './jobs.js';
 import { TOKENS } from './tokens.js';
 
 /** The box that seals a reset token inside the job's payload: a failed job's row never shows it. */
-export function queuedSecretsBox(config: Config, random: RandomSource): SecretBox {
-  return new AesGcmSecretBox(deriveAppKeys(config.app.key.reveal()).queuedSecrets, random);
+export function queuedSecretsBox(keys: AppKeys, random: RandomSource): SecretBox {
+  return new AesGcmSecretBox(keys.queuedSecrets, random);
 }
 
 /**
@@ -35,7 +34,7 @@ export const SendAuthMail = defineJob({
     if (user === null) return;
     const mail = services.get(TOKENS.authMailNow);
     if (kind === 'verify-email') return mail.sendEmailVerification(user);
-    const token = sealedToken === undefined ? null : queuedSecretsBox(services.config, services.get(TOKENS.random)).open(sealedToken);
+    const token = sealedToken === undefined ? null : queuedSecretsBox(services.get(TOKENS.appKeys), services.get(TOKENS.random)).open(sealedToken);
     if (token === null) throw new PermanentJobError('The reset token of this mail cannot be opened (APP_KEY changed?); the user asks for a new link');
     return mail.sendPasswordReset(user, token);
   },

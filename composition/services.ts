@@ -1,4 +1,5 @@
 import type { Container } from 'inversify';
+import type { Closer } from './chosen-adapters.js';
 import type { Config } from './config.js';
 import { resolve } from './container.js';
 import type { Token } from './tokens.js';
@@ -11,19 +12,27 @@ export interface AppServices {
   close(): Promise<void>;
 }
 
-export function appServices(config: Config, container: Container, close: () => Promise<void>): AppServices {
+/**
+ * `closers` are what boot and the services opened registered to release them (the database,
+ * a Redis connection, an SMTP pool, the queue's listener, the log's buffer), run newest first
+ * when the app closes: a service closes before the database it uses. Each runs even if one
+ * before failed; the first failure is thrown once everything had its turn.
+ */
+export function appServices(config: Config, container: Container, closers: readonly Closer[]): AppServices {
   return {
     config,
     container,
     get: (token) => resolve(container, token),
     close: async () => {
-      // Unbinding runs the deactivation of every service that was built (the Redis connection
-      // of CACHE_STORE=redis closes there), before `close` releases the database they may use.
-      try {
-        await container.unbindAllAsync();
-      } finally {
-        await close();
+      const failures: unknown[] = [];
+      for (const closer of [...closers].reverse()) {
+        try {
+          await closer();
+        } catch (error) {
+          failures.push(error);
+        }
       }
+      if (failures.length > 0) throw failures[0];
     },
   };
 }

@@ -1,8 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { Disks } from '../adapters/storage/disks.js';
 import { LocalDisk } from '../adapters/storage/local-disk.js';
-import { S3Disk } from '../adapters/storage/s3-disk.js';
-import type { S3DiskOptions } from '../adapters/storage/s3-disk.js';
+import type { S3Disk, S3DiskOptions } from '../adapters/storage/s3-disk.js';
 import type { Clock } from '../ports/clock.js';
 import type { StorageDisk } from '../ports/storage.js';
 import { ConfigError } from './config.js';
@@ -70,12 +69,18 @@ export function storageSettings(config: Config): StorageSettings {
   };
 }
 
-/** The disks: `local` and `public` always, `s3` when configured. Temporary links of local disks are signed URLs. */
-export function buildStorage(settings: StorageSettings, signing: { appUrl: string; key: Buffer; clock: Clock }): Disks {
+/**
+ * The disks: `local` and `public` always, `s3` when configured. Temporary links of local disks
+ * are signed URLs. `s3Disk` is the S3 adapter, loaded by the caller only when S3_BUCKET is set.
+ */
+export function buildStorage(settings: StorageSettings, signing: { appUrl: string; key: Buffer; clock: Clock }, s3Disk: typeof S3Disk | null): Disks {
   const disks: StorageDisk[] = [
     new LocalDisk({ name: 'local', root: settings.localRoot, visibility: 'private', signing }),
     new LocalDisk({ name: 'public', root: settings.publicRoot, visibility: 'public', urlBase: PUBLIC_DISK_PATH, signing }),
   ];
-  if (settings.s3 !== null) disks.push(new S3Disk({ name: 's3', ...settings.s3 }));
+  if (settings.s3 !== null) {
+    if (s3Disk === null) throw new TypeError('S3_BUCKET is set, but the S3 disk was not loaded');
+    disks.push(new s3Disk({ name: 's3', ...settings.s3 }));
+  }
   return new Disks(disks, settings.defaultDisk);
 }

@@ -54,6 +54,7 @@ import type { RandomSource } from '../ports/random-source.js';
 import type { SchemaMigrator } from '../ports/schema-migrator.js';
 import type { UserRepository } from '../ports/user-repository.js';
 import type { Config } from './config.js';
+import type { AppKeys } from '../domain/security/app-keys.js';
 import type { HttpClient } from '../ports/http-client.js';
 import type { SignInProtocol } from '../ports/sign-in-protocol.js';
 import type { LinkedAccounts } from '../ports/linked-accounts.js';
@@ -89,6 +90,8 @@ function token<T>(name: string): Token<T> {
 /** Every service of the container, in one place. */
 export const TOKENS = {
   config: token<Config>('Config'),
+  /** APP_KEY's derived keys (sessions, signed URLs, encrypted columns…), derived once at boot. */
+  appKeys: token<AppKeys>('AppKeys'),
   logger: token<Logger>('Logger'),
   clock: token<Clock>('Clock'),
   random: token<RandomSource>('RandomSource'),

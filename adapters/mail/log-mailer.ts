@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { MailMessage, Mailer } from '../../ports/mailer.js';
@@ -30,6 +29,8 @@ export class LogMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     const now = this.options.clock.now();
+    // nodemailer's composer is loaded with the first mail, not at start (it is most of nodemailer).
+    const { default: MailComposer } = await import('nodemailer/lib/mail-composer');
     const raw = await new MailComposer({ ...nodemailerMessage(message, this.options.from), date: now }).compile().build();
     await mkdir(this.options.folder, { recursive: true });
     // The time first so a folder listing is in order of sending; the random part keeps two

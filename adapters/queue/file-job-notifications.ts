@@ -2,7 +2,7 @@ import { closeSync, openSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { JobWatch } from '../../ports/job-queue.js';
-import type { JobNotifications } from './postgres-job-notifications.js';
+import type { JobNotifications } from './job-notifications.js';
 
 /** The wait before watching the wake file again after it was removed or its watch failed. */
 const REWATCH_MS = 1000;

@@ -1,19 +1,7 @@
 import pg from 'pg';
 import type { JobWatch } from '../../ports/job-queue.js';
-
-/** The channel a dispatch announces itself on (`NOTIFY`), and idle workers listen to. */
-export const JOBS_CHANNEL = 'fw_jobs';
-
-/** What SqlJobQueue needs to hear other processes' dispatches. */
-export interface JobNotifications {
-  /** `many`: the hint may stand for several jobs (every idle loop wakes), else for one. */
-  listen(listener: (many?: boolean) => void): Promise<JobWatch>;
-  /**
-   * Tells the other processes after a commit that queued a job available now; absent when the
-   * database announces it itself (PostgreSQL's NOTIFY, sent within the transaction).
-   */
-  announce?(): void;
-}
+import { JOBS_CHANNEL } from './job-notifications.js';
+import type { JobNotifications } from './job-notifications.js';
 
 /**
  * PostgreSQL `LISTEN fw_jobs` on a connection of its own (a listening connection cannot go

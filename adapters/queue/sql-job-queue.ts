@@ -4,8 +4,8 @@ import { LEASE_GRACE_MS } from '../../domain/queue/lease.js';
 import type { JobState } from '../../domain/queue/job-state.js';
 import type { Engine } from '../../domain/migrations/migration-files.js';
 import type { ClaimedJob, EnqueueResult, FailedJob, JobQueue, JobWatch, NewJob, QueueCount, TransactionStatements } from '../../ports/job-queue.js';
-import { JOBS_CHANNEL } from './postgres-job-notifications.js';
-import type { JobNotifications } from './postgres-job-notifications.js';
+import { JOBS_CHANNEL } from './job-notifications.js';
+import type { JobNotifications } from './job-notifications.js';
 
 type Param = string | number | boolean | null | Date;
 

@@ -1,5 +1,3 @@
-import { fileTypeFromFile } from 'file-type';
-import { imageSizeFromFile } from 'image-size/fromFile';
 import type { ImageDimensions } from '../../../domain/uploads/uploaded-file.js';
 
 export interface FileFacts {
@@ -18,6 +16,8 @@ const SIZED_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/bmp'
  */
 export async function readImageDimensions(path: string): Promise<ImageDimensions | null> {
   try {
+    // Loaded on the first upload, not at start: an app without uploads does not carry them.
+    const { imageSizeFromFile } = await import('image-size/fromFile');
     const size = await imageSizeFromFile(path);
     // EXIF orientations 5-8 turn the picture a quarter: what a viewer shows is the other way round.
     const turned = size.orientation !== undefined && size.orientation >= 5;
@@ -31,6 +31,7 @@ export async function readImageDimensions(path: string): Promise<ImageDimensions
 
 /** What a file is, from its bytes (file-type reads the signature at its start), and an image's size from its header. */
 export async function readFileFacts(path: string): Promise<FileFacts> {
+  const { fileTypeFromFile } = await import('file-type');
   const type = await fileTypeFromFile(path).catch(() => undefined);
   const sniffedType = type?.mime ?? null;
   return {

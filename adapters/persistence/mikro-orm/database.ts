@@ -1,6 +1,5 @@
 import { DefaultLogger, MikroORM } from '@mikro-orm/core';
 import type { LogContext, LoggerNamespace, LoggerOptions, Options } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Engine } from '../../../domain/migrations/migration-files.js';
 import type { Secret } from '../../../domain/shared/secret.js';
 import { NodeLineSqliteDriver } from './node-line-sqlite-driver.js';
@@ -65,7 +64,9 @@ export async function openDatabase(settings: DatabaseSettings, options: Database
       ? await MikroORM.init({ ...common, driver: NodeLineSqliteDriver, dbName: settings.path })
       : await MikroORM.init({
           ...common,
-          driver: PostgreSqlDriver,
+          // Loaded only for a postgres DATABASE_URL: the driver and `pg` weigh tens of megabytes
+          // that a SQLite app would carry for nothing.
+          driver: (await import('@mikro-orm/postgresql')).PostgreSqlDriver,
           clientUrl: settings.url.reveal(),
           pool: { min: 0, max: 10 },
         });

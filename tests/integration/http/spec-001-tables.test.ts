@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { id } from '../../../composition/tokens.js';
 import { FixedClock } from '../../../adapters/clock/fixed-clock.js';
 import {
   InMemoryTokenVerifier,
@@ -28,7 +29,6 @@ import {
 } from '../../../composition/index.js';
 import { App, Upload } from '../../../composition/index.js';
 import type { AppOptions, LimiterRequest, Module } from '../../../composition/index.js';
-import { provide } from '../../../composition/container.js';
 import { createWelcomeApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestResponse, TestServer } from '../../../composition/testing.js';
@@ -791,10 +791,11 @@ describe('spec 001 limits table', () => {
     });
     // Before serving: the session driver draws its clean-up byte from the script, and every
     // clean-up is counted on its way to the real table.
+    // Both are decorated as the container builds them (nothing has asked for them yet), so no
+    // binding is replaced after the fact.
     const services = await databaseApp.app.services();
-    const store = services.get(TOKENS.sessionStore);
     let prunes = 0;
-    const counted: SessionStore = {
+    const counting = (store: SessionStore): SessionStore => ({
       read: (key, now) => store.read(key, now),
       write: (key, session) => store.write(key, session),
       destroy: (key) => store.destroy(key),
@@ -804,9 +805,9 @@ describe('spec 001 limits table', () => {
         prunes += 1;
         return store.prune(now);
       },
-    };
-    provide(services.container, TOKENS.sessionStore, [], () => counted);
-    provide(services.container, TOKENS.random, [], () => random);
+    });
+    services.container.onActivation(id(TOKENS.sessionStore), (_context, store) => counting(store));
+    services.container.onActivation(id(TOKENS.random), () => random);
     const databaseServer = await databaseApp.serve();
     const raw = services.get(TOKENS.database).raw;
     const plantExpired = (count: number) =>

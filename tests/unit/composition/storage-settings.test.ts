@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../composition/config.js';
 import { buildStorage, storageSettings } from '../../../composition/storage.js';
+import { S3Disk } from '../../../adapters/storage/s3-disk.js';
 import { FixedClock } from '../../../adapters/clock/fixed-clock.js';
 
 const APP_KEY = `base64:${randomBytes(32).toString('base64')}`;
@@ -56,16 +57,16 @@ describe('storage settings (FILESYSTEM_DISK, S3_*, UPLOAD_TMP_DIR)', () => {
 
   it('builds local and public disks always, s3 when configured, with FILESYSTEM_DISK as the default', () => {
     const signing = { appUrl: 'https://app.example.com', key: Buffer.alloc(32, 1), clock: new FixedClock('2026-11-24T12:00:00Z') };
-    const plain = buildStorage(settings(), signing);
+    const plain = buildStorage(settings(), signing, S3Disk);
     expect([plain.names, plain.default.name]).toEqual([['local', 'public'], 'local']);
-    const withS3 = buildStorage(settings({ S3_BUCKET: 'b', FILESYSTEM_DISK: 's3' }), signing);
+    const withS3 = buildStorage(settings({ S3_BUCKET: 'b', FILESYSTEM_DISK: 's3' }), signing, S3Disk);
     expect([withS3.names, withS3.default.name, withS3.disk('s3').visibility]).toEqual([['local', 'public', 's3'], 's3', 'private']);
     expect(() => withS3.disk('ftp')).toThrow('No storage disk named "ftp" (the disks are: local, public, s3)');
   });
 
   it('a local temporary link is APP_URL plus a signed framework path, expiring after the ttl', async () => {
     const signing = { appUrl: 'https://app.example.com', key: Buffer.alloc(32, 1), clock: new FixedClock('2026-11-24T12:00:00Z') };
-    const link = await buildStorage(settings(), signing).disk('local').temporaryUrl('a b/c.pdf', 600);
+    const link = await buildStorage(settings(), signing, S3Disk).disk('local').temporaryUrl('a b/c.pdf', 600);
     const expires = Date.parse('2026-11-24T12:00:00Z') / 1000 + 600;
     expect(link).toMatch(new RegExp(`^https://app\\.example\\.com/_fw/storage/local/a%20b/c\\.pdf\\?expires=${expires}&signature=[0-9a-f]{64}$`, 'u'));
   });

@@ -1,10 +1,21 @@
+import { createRequire } from 'node:module';
 import { MikroORM } from '@mikro-orm/core';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type * as Postgres from '@mikro-orm/postgresql';
 import type { EngineName } from '../../../../domain/data/columns.js';
 import type { Database } from '../database.js';
 import { NodeLineSqliteDriver } from '../node-line-sqlite-driver.js';
 
 const offline = new Map<EngineName, Database>();
+
+/**
+ * PostgreSQL's driver, loaded on the first `toSql('postgres')` rather than with this file, so a
+ * SQLite app does not carry it. `toSql` is synchronous, hence `require`: @mikro-orm/postgresql's
+ * ES module only re-exports its CommonJS one, so both give the same classes.
+ */
+function postgresDriver(): typeof Postgres.PostgreSqlDriver {
+  const loaded = createRequire(import.meta.url)('@mikro-orm/postgresql') as typeof Postgres;
+  return loaded.PostgreSqlDriver;
+}
 
 /**
  * A MikroORM of `engine` that never connects: what `toSql(dialect)` builds the other engine's
@@ -18,7 +29,7 @@ export function dialectDatabase(engine: EngineName): Database {
     const orm =
       engine === 'sqlite'
         ? MikroORM.initSync({ ...common, driver: NodeLineSqliteDriver, dbName: ':memory:' })
-        : MikroORM.initSync({ ...common, driver: PostgreSqlDriver, clientUrl: 'postgres://offline@127.0.0.1:1/offline', pool: { min: 0, max: 1 } });
+        : MikroORM.initSync({ ...common, driver: postgresDriver(), clientUrl: 'postgres://offline@127.0.0.1:1/offline', pool: { min: 0, max: 1 } });
     database = {
       engine,
       orm,
