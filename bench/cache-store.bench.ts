@@ -29,7 +29,7 @@ import { SqlCacheStore } from '../adapters/cache/sql-cache-store.js';
 import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
 import type { Database } from '../adapters/persistence/mikro-orm/database.js';
 import { SqlFileMigrator } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
-import { Limit, windowKey } from '../domain/security/rate-limit.js';
+import { Limit, windowKey } from '../domain/http/rate-limits/rate-limit.js';
 import { Secret } from '../domain/shared/secret.js';
 import type { CacheStore } from '../ports/cache-store.js';
 import { FRAMEWORK_ROOT } from '../composition/app.js';

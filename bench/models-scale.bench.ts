@@ -5,7 +5,8 @@
  * - full-text search over 100 000 rows on SQLite and PostgreSQL: under 25 ms per search, and the
  *   top 10 of 200 queries overlapping at least 0.8 between the engines.
  * Rows are seeded by SQL (`WITH RECURSIVE`) and by `insertMany` in one transaction. Run:
- * `npx tsx bench/models-scale.bench.ts` (BENCH_ROWS=100000 for a quick run).
+ * `npx tsx bench/models-scale.bench.ts` (BENCH_ROWS=100000 for a quick run; BENCH_PARTS=paginate or
+ * search for one half; BENCH_RANKED_QUERIES=n ranked searches per engine, 50 by default).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,8 @@ import { BenchDatabase } from './support/bench-database.js';
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const SEARCH_ROWS = 100_000;
 const RANKED = Number(process.env['BENCH_RANKED_QUERIES'] ?? 50);
+/** Which parts run: `paginate`, `search` or both (the default). */
+const PARTS = (process.env['BENCH_PARTS'] ?? 'paginate,search').split(',');
 const Item = defineModel('items', { id: key.integer(), title: column.string(), price: column.integer() });
 const Article = defineModel('articles', { id: key.integer(), title: column.string(), body: column.string() }, { search: ['title', 'body'] });
 
@@ -130,13 +133,8 @@ async function searchBench(label: string, database: Database, queries: readonly 
   await db.transaction((tx) => tx.query(Article).insertMany(rows));
   if (database.engine === 'postgres') await db.sql('ANALYZE articles').fetchAs();
   console.log(`\n${label}, search over ${SEARCH_ROWS.toLocaleString('en')} rows (seeded in ${((performance.now() - start) / 1000).toFixed(1)} s)`);
-  // Ranked search on SQLite orders by a bm25 subquery per matching row (see the closing note):
-  // measured over the first RANKED queries only, so the bench ends in minutes.
-  // SQLite's ranked search is far too slow at this size to measure in a bench run (the closing
-  // note says why); BENCH_SQLITE_RANKED=n measures it over n queries anyway.
-  const ranked = queries.slice(0, database.engine === 'sqlite' ? Number(process.env['BENCH_SQLITE_RANKED'] ?? 0) : RANKED);
-  if (ranked.length === 0) console.log('  search(q) ranked: not measured on SQLite (BENCH_SQLITE_RANKED=n to measure it)');
-  else line(`search(q).limit(10), ${ranked.length} queries`, await p95(ranked.length, (n) => db.query(Article).search(ranked[n] ?? '').limit(10).get()), 25);
+  const ranked = queries.slice(0, RANKED);
+  line(`search(q).limit(10), ${ranked.length} queries`, await p95(ranked.length, (n) => db.query(Article).search(ranked[n] ?? '').limit(10).get()), 25);
   line(`whereSearch(q).latest().paginate(20), ${queries.length} q.`, await p95(queries.length, (n) => db.query(Article).whereSearch(queries[n % queries.length] ?? '').latest().paginate(20)), 25);
   const tops: string[][] = [];
   const filtered: string[][] = [];
@@ -156,45 +154,46 @@ try {
   });
   const runs: SearchRun[] = [];
   try {
-    await paginateBench(sqlite);
+    if (PARTS.includes('paginate')) await paginateBench(sqlite);
   } finally {
     await sqlite.close();
   }
-  const searchSqlite = await migrated(await openDatabase({ engine: 'sqlite', path: join(dir, 'search.sqlite') }));
-  try {
-    runs.push(await searchBench('SQLite', searchSqlite, queries));
-  } finally {
-    await searchSqlite.close();
-  }
-  const server = new BenchDatabase();
-  const made = await server.create();
-  if ('problem' in made) {
-    console.log(`\nPostgreSQL skipped: ${made.problem}`);
-  } else {
-    const postgres = await migrated(await openDatabase({ engine: 'postgres', url: new Secret(made.url) }));
+  if (PARTS.includes('search')) {
+    const searchSqlite = await migrated(await openDatabase({ engine: 'sqlite', path: join(dir, 'search.sqlite') }));
     try {
-      runs.push(await searchBench('PostgreSQL', postgres, queries));
+      runs.push(await searchBench('SQLite', searchSqlite, queries));
     } finally {
-      await postgres.close();
-      await server.drop();
+      await searchSqlite.close();
     }
-  }
-  const [a, b] = runs;
-  if (a !== undefined && b !== undefined) {
-    const overlap = (left: string[][], right: string[][]): { value: number; count: number } => {
-      let sum = 0;
-      let counted = 0;
-      for (let n = 0; n < left.length; n++) {
-        const [one, other] = [left[n] ?? [], right[n] ?? []];
-        if (one.length === 0 && other.length === 0) continue;
-      if (n >= left.length || n >= right.length) continue;
-        sum += one.filter((id) => other.includes(id)).length / Math.max(one.length, other.length);
-        counted++;
+    const server = new BenchDatabase();
+    const made = await server.create();
+    if ('problem' in made) {
+      console.log(`\nPostgreSQL skipped: ${made.problem}`);
+    } else {
+      const postgres = await migrated(await openDatabase({ engine: 'postgres', url: new Secret(made.url) }));
+      try {
+        runs.push(await searchBench('PostgreSQL', postgres, queries));
+      } finally {
+        await postgres.close();
+        await server.drop();
       }
-      return { value: counted === 0 ? Number.NaN : sum / counted, count: counted };
-    };
-    for (const [name, result] of [['search(q) ranked', overlap(a.tops, b.tops)], ['whereSearch(q).latest()', overlap(a.filtered, b.filtered)]] as const) {
-      console.log(`\n  top-10 overlap SQLite vs PostgreSQL, ${name}, ${result.count} queries: ${result.value.toFixed(3)} (target >= 0.8 ${result.value >= 0.8 ? 'met' : 'MISSED'})`);
+    }
+    const [a, b] = runs;
+    if (a !== undefined && b !== undefined) {
+      const overlap = (left: string[][], right: string[][]): { value: number; count: number } => {
+        let sum = 0;
+        let counted = 0;
+        for (let n = 0; n < left.length; n++) {
+          const [one, other] = [left[n] ?? [], right[n] ?? []];
+          if (one.length === 0 && other.length === 0) continue;
+          sum += one.filter((id) => other.includes(id)).length / Math.max(one.length, other.length);
+          counted++;
+        }
+        return { value: counted === 0 ? Number.NaN : sum / counted, count: counted };
+      };
+      for (const [name, result] of [['search(q) ranked', overlap(a.tops, b.tops)], ['whereSearch(q).latest()', overlap(a.filtered, b.filtered)]] as const) {
+        console.log(`\n  top-10 overlap SQLite vs PostgreSQL, ${name}, ${result.count} queries: ${result.value.toFixed(3)} (target >= 0.8 ${result.value >= 0.8 ? 'met' : 'MISSED'})`);
+      }
     }
   }
 } finally {

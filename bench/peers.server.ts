@@ -460,7 +460,9 @@ serveParent(running, { url: running.url } satisfies ReadyMessage, (message) => {
       profiler?.disconnect();
       process.send?.('profiled');
     });
-  } else if (message === 'stats') {
+  } else if (message === 'stats' || message === 'gc') {
+    // 'gc' (soak.bench.ts, with --expose-gc): the memory still held, not garbage awaiting collection.
+    if (message === 'gc') (globalThis as { gc?: () => void }).gc?.();
     const stats: StatsMessage = { cpu: process.cpuUsage(), rss: process.memoryUsage.rss(), maxRss: process.resourceUsage().maxRSS * 1024 };
     process.send?.(stats);
   }

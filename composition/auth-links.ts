@@ -1,8 +1,8 @@
 import type { Handler } from '../adapters/http/kernel/request-context.js';
 import { emailVerificationHash, VERIFICATION_LINK_TTL_SECONDS } from '../domain/auth/email-verification.js';
-import type { RouteTable } from '../domain/routing/route-table.js';
-import { urlFor } from '../domain/routing/url.js';
-import { expiresAfter, signUrl } from '../domain/security/signed-url.js';
+import type { RouteTable } from '../domain/http/routing/route-table.js';
+import { urlFor } from '../domain/http/routing/url.js';
+import { expiresAfter, signUrl } from '../domain/http/signed-urls/signed-url.js';
 import type { User } from '../domain/users/user.js';
 import type { Clock } from '../ports/clock.js';
 

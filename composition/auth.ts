@@ -7,7 +7,7 @@ import { accountRoutes } from '../adapters/http/auth/account-routes.js';
 import { AccountSections } from '../adapters/http/auth/account-sections.js';
 import type { AccountSection } from '../adapters/http/auth/account-sections.js';
 import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
-import type { Routes } from '../domain/routing/routes.js';
+import type { Routes } from '../domain/http/routing/routes.js';
 import { accountServicesOf } from './account.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';

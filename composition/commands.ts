@@ -6,7 +6,7 @@ import { keyGenerateCommand } from '../adapters/cli/commands/key-generate.js';
 import { maintenanceCommands } from '../adapters/cli/commands/maintenance.js';
 import { migrateCommands } from '../adapters/cli/commands/migrate.js';
 import { routeListCommand } from '../adapters/cli/commands/route-list.js';
-import { routeListHasDomains, routeListRows } from '../domain/routing/route-list.js';
+import { routeListHasDomains, routeListRows } from '../domain/http/routing/route-list.js';
 import { serveCommand } from '../adapters/cli/commands/serve.js';
 import { superviseServer } from '../adapters/cli/serve-watch.js';
 import { UsageError } from '../adapters/cli/command.js';

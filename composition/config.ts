@@ -6,7 +6,7 @@ import { Secret } from '../domain/shared/secret.js';
 import type { LogLevel } from '../ports/logger.js';
 import { readEnvFile } from './env-file.js';
 import type { EnvValues } from './env-file.js';
-import { DEFAULT_BODY_MAX_DEPTH } from '../domain/security/body-depth.js';
+import { DEFAULT_BODY_MAX_DEPTH } from '../domain/http/body-depth.js';
 
 /** The whole typed configuration, read once at start from `.env` and the environment. */
 export interface Config {

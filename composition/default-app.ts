@@ -1,5 +1,5 @@
 import type { Handler } from '../adapters/http/kernel/request-context.js';
-import { Routes } from '../domain/routing/routes.js';
+import { Routes } from '../domain/http/routing/routes.js';
 import type { AppOptions } from './app.js';
 import { App } from './app.js';
 import { TOKENS } from './tokens.js';

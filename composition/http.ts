@@ -13,13 +13,12 @@ import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
 import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
 import type { WebhookVerifier } from '../adapters/http/webhooks.js';
 import type { Handler, Middleware } from '../adapters/http/kernel/request-context.js';
-import type { RouteTable } from '../domain/routing/route-table.js';
-import { urlFor } from '../domain/routing/url.js';
-import type { GuardPages } from '../domain/security/guards.js';
+import type { RouteTable } from '../domain/http/routing/route-table.js';
+import { urlFor } from '../domain/http/routing/url.js';
+import type { GuardPages } from '../domain/http/guards.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
-import { parseTrustedProxies } from '../domain/security/client-ip.js';
-import { parseTrustedHosts } from '../domain/security/trusted-hosts.js';
-import { FrameworkError } from '../domain/shared/errors.js';
+import { parseTrustedProxies } from '../domain/http/client-ip/client-ip.js';
+import { parseTrustedHosts } from '../domain/http/trusted-hosts.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { PUBLIC_DISK_PATH, storageSettings } from './storage.js';
@@ -45,44 +44,6 @@ export interface HttpParts {
   devTools?: DevTools | null;
 }
 
-/** Layer kinds the kernel gives behaviour to today; the rest arrive with the security work. */
-/** Every layer kind the kernel gives behaviour to. */
-const SUPPORTED_LAYERS = new Set([
-  'middleware',
-  'live-validation',
-  'csrf-off',
-  'etag',
-  'throttle',
-  'throttle-by',
-  'webhook',
-  'cors',
-  'auth',
-  'verified',
-  'guest',
-  'gate',
-  'role',
-  'permission',
-  'ability',
-  'password-confirmed',
-]);
-
-/**
- * Refuses at start-up a route under a layer kind the kernel does not know (a `Routes.layer`
- * entry meant for another version, say): serving it unguarded would be worse than not starting.
- */
-export function checkLayersSupported(table: RouteTable<Handler>): void {
-  for (const route of table.routes) {
-    for (const layer of route.layers) {
-      if (!SUPPORTED_LAYERS.has(layer.kind)) {
-        throw new FrameworkError(
-          'http.layer-unavailable',
-          `The route ${route.methods.join('|')} ${route.pattern.source} uses the layer '${layer.label ?? layer.kind}', which this version of the kernel does not know`,
-        );
-      }
-    }
-  }
-}
-
 /**
  * Where guards send visitors, by the spec's route names. Without a `login` route a turned-away
  * guest gets a 401 page (an API-only app); the others fall back to the spec's paths.
@@ -105,7 +66,6 @@ function devToolsShare(devTools: DevTools, renderer: ViewRenderer, publicDirs: r
 
 /** The kernel's services and settings, from the container and the configuration. */
 function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
-  checkLayersSupported(parts.table);
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
   // One folder once: the framework's own folder may be the app's (`npm start` in this repository).

@@ -39,7 +39,7 @@ export type { Shape } from '../application/validation/shape.js';
 export { Lang } from '../domain/lang/lang.js';
 export { negotiateLocale } from '../domain/lang/negotiate-locale.js';
 export type { Translator } from '../ports/translator.js';
-export { Limit } from '../domain/security/rate-limit.js';
+export { Limit } from '../domain/http/rate-limits/rate-limit.js';
 export type { LimiterRule, LimiterRequest } from '../adapters/http/kernel/stages/throttle.js';
 export { AuthUser } from '../adapters/http/kernel/auth-user.js';
 export type { SessionAuth } from '../adapters/http/kernel/request-context.js';

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import type { CliCommand } from '../adapters/cli/command.js';
 import type { Handler, RequestContext } from '../adapters/http/kernel/request-context.js';
 import type { GeneratedMigration } from '../domain/data/search.js';
-import type { Routes } from '../domain/routing/routes.js';
+import type { Routes } from '../domain/http/routing/routes.js';
 import type { EventClass } from '../ports/event-bus.js';
 import type { Config } from './config.js';
 import type { RegisteredJob } from './jobs.js';

@@ -15,7 +15,7 @@ import { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js
 import { StartSignIn } from '../application/oauth/start-sign-in.js';
 import { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import { loginOptions, providerButtons } from '../domain/oauth/template-data.js';
-import type { Routes } from '../domain/routing/routes.js';
+import type { Routes } from '../domain/http/routing/routes.js';
 import type { ProviderDefinition } from '../ports/identity-provider.js';
 import { Auth } from './auth.js';
 import type { Config } from './config.js';

@@ -1,6 +1,6 @@
 import { queueDashboardRoutes } from '../adapters/http/queue/dashboard-routes.js';
 import type { Handler } from '../adapters/http/kernel/request-context.js';
-import type { Routes } from '../domain/routing/routes.js';
+import type { Routes } from '../domain/http/routing/routes.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
 

@@ -1,5 +1,5 @@
 import type { ModelDefinition } from '../domain/data/model.js';
-import type { Conditions } from '../domain/routing/model-binding.js';
+import type { Conditions } from '../domain/http/routing/model-binding.js';
 import { IDENTIFIER } from './record-lookup.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ModelDefinition, RowOf, ScopeParams } from '../../domain/data/model.js';
-import { modelBinding } from '../../domain/routing/model-binding.js';
-import type { Conditions, KeyKind, ModelBinding } from '../../domain/routing/model-binding.js';
+import { modelBinding } from '../../domain/http/routing/model-binding.js';
+import type { Conditions, KeyKind, ModelBinding } from '../../domain/http/routing/model-binding.js';
 import type { RequestContext } from './kernel/request-context.js';
 
 export interface ModelOptions {

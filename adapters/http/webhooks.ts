@@ -1,4 +1,4 @@
-import { hmacSha256Matches } from '../../domain/security/webhook-signature.js';
+import { hmacSha256Matches } from '../../domain/webhooks/webhook-signature.js';
 
 /** What a webhook's signature check sees: the headers and the body's bytes as they arrived. */
 export interface WebhookRequest {

@@ -4,7 +4,7 @@ import { mkdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { expiresAfter, signUrl } from '../../domain/security/signed-url.js';
+import { expiresAfter, signUrl } from '../../domain/http/signed-urls/signed-url.js';
 import { keySegments } from '../../domain/storage/storage-key.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DiskVisibility, StorageBody, StorageDisk, StoredObject } from '../../ports/storage.js';

@@ -1,5 +1,5 @@
 import { LOGIN_LOCK, loginLockKey, loginLockState } from '../../domain/auth/login-lock.js';
-import { currentWindow } from '../../domain/security/rate-limit.js';
+import { currentWindow } from '../../domain/http/rate-limits/rate-limit.js';
 import type { User } from '../../domain/users/user.js';
 import type { CacheStore } from '../../ports/cache-store.js';
 import type { Clock } from '../../ports/clock.js';

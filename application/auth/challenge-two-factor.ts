@@ -1,6 +1,6 @@
 import { readPendingLogin } from '../../domain/auth/pending-login.js';
 import { TWO_FACTOR_LOCK, twoFactorLockKey, twoFactorLockState } from '../../domain/auth/two-factor-lock.js';
-import { currentWindow } from '../../domain/security/rate-limit.js';
+import { currentWindow } from '../../domain/http/rate-limits/rate-limit.js';
 import type { User } from '../../domain/users/user.js';
 import type { CacheStore } from '../../ports/cache-store.js';
 import type { Clock } from '../../ports/clock.js';

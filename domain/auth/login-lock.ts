@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Limit, currentWindow, retryAfterSeconds, windowKey } from '../security/rate-limit.js';
-import type { Instant } from '../security/rate-limit.js';
+import { Limit, currentWindow, retryAfterSeconds, windowKey } from '../http/rate-limits/rate-limit.js';
+import type { Instant } from '../http/rate-limits/rate-limit.js';
 import { normalizeEmail } from '../users/email.js';
 
 /** At most five failed logins a minute for one address from one client (spec 000/001: the login lock). */

@@ -1,5 +1,5 @@
-import { Limit, currentWindow, retryAfterSeconds, windowKey } from '../security/rate-limit.js';
-import type { Instant } from '../security/rate-limit.js';
+import { Limit, currentWindow, retryAfterSeconds, windowKey } from '../http/rate-limits/rate-limit.js';
+import type { Instant } from '../http/rate-limits/rate-limit.js';
 
 /**
  * At most five wrong answers a minute to one user's challenge. Counted per user, not per

@@ -5,7 +5,8 @@
  * and an app language `pt-BR` matches a header's `pt`.
  */
 export interface LocaleChoice {
-  session: string | null | undefined;
+  /** The locale saved in the session; anything but one of `available` is ignored. */
+  session: unknown;
   acceptLanguage: string | null | undefined;
   /** The app's languages (those with a translation file). */
   available: readonly string[];
@@ -14,11 +15,9 @@ export interface LocaleChoice {
 }
 
 export function negotiateLocale(choice: LocaleChoice): string {
+  const saved = savedLocaleAmong(choice.session, choice.available);
+  if (saved !== undefined) return saved;
   const find = (tag: string): string | undefined => choice.available.find((locale) => locale.toLowerCase() === tag.toLowerCase());
-  if (typeof choice.session === 'string') {
-    const saved = find(choice.session);
-    if (saved !== undefined) return saved;
-  }
   for (const tag of parseAcceptLanguage(choice.acceptLanguage ?? '')) {
     const exact = find(tag);
     if (exact !== undefined) return exact;
@@ -27,6 +26,12 @@ export function negotiateLocale(choice: LocaleChoice): string {
     if (byBase !== undefined) return byBase;
   }
   return choice.fallback;
+}
+
+/** The session's saved locale when it is one of the app's languages (as the app spells it); a stale or forged one is ignored. */
+export function savedLocaleAmong(saved: unknown, available: readonly string[]): string | undefined {
+  if (typeof saved !== 'string') return undefined;
+  return available.find((locale) => locale.toLowerCase() === saved.toLowerCase());
 }
 
 /** The header's language tags, best first (by `q`, then by order); `*` and `q=0` are left out. */

@@ -1,5 +1,5 @@
-import { inRange, parseCidr, parseIp } from '../security/ip-address.js';
-import type { CidrRange, IpAddress } from '../security/ip-address.js';
+import { inRange, parseCidr, parseIp } from '../http/client-ip/ip-address.js';
+import type { CidrRange, IpAddress } from '../http/client-ip/ip-address.js';
 
 /**
  * Where an outgoing webhook may not go: the app's own machine and networks (a webhook URL is

@@ -67,6 +67,25 @@ function sample(name: string, path: string, source: string | string[], rules: st
 }
 
 const badSamples: Sample[] = [
+  // domain/ reaches nothing outside itself: no network, process, timers or console
+  sample('domain calling fetch', 'domain/x.ts', `export const f = () => fetch('https://example.com');`, ['domain-globals']),
+  sample('domain reading process.env', 'domain/x.ts', `export const key = process.env.APP_KEY;`, ['domain-globals']),
+  sample('domain setting a timer', 'domain/x.ts', `export const later = (f: () => void) => setTimeout(f, 10);`, ['domain-globals']),
+  sample('domain logging', 'domain/x.ts', `export function f(): void { console.log('x'); }`, ['domain-globals']),
+  sample('domain measuring with performance', 'domain/x.ts', `export const t = () => performance.now();`, ['domain-globals']),
+  sample('domain reaching through globalThis', 'domain/x.ts', `export const f = () => globalThis.fetch;`, ['domain-globals']),
+  // application/: time and randomness through ports
+  sample('use case calling Date.now()', 'application/x.ts', `export const now = () => Date.now();`, ['application-purity']),
+  sample('use case calling new Date()', 'application/x.ts', `export const now = () => new Date();`, ['application-purity']),
+  sample('use case calling crypto.randomUUID()', 'application/x.ts', `export const id = () => crypto.randomUUID();`, ['application-purity']),
+  // groups inside adapters
+  sample('kernel importing the fetch transport', 'adapters/http/kernel/x.ts', `import { fetchHandler } from '../fetch/fetch-handler.js';`, ['adapter-groups']),
+  sample('fetch transport importing the hapi one', 'adapters/http/fetch/x.ts', `import { send } from '../hapi/send-reply.js';`, ['adapter-groups']),
+  sample('hapi transport importing the fetch one', 'adapters/http/hapi/x.ts', `import { f } from '../fetch/fetch-handler.js';`, ['adapter-groups']),
+  sample('feature routes importing a transport', 'adapters/http/auth/x.ts', `import { send } from '../hapi/send-reply.js';`, ['adapter-groups']),
+  sample('in-memory store importing the SQL one', 'adapters/persistence/memory/x.ts', `import { S } from '../mikro-orm/sql-user-repository.js';`, ['adapter-groups']),
+  sample('SQL store importing the in-memory one', 'adapters/persistence/mikro-orm/x.ts', `import { S } from '../memory/in-memory-user-repository.js';`, ['adapter-groups']),
+
   // domain/: only domain/ and node:crypto; no clock, no randomness
   sample(
     'domain importing an adapter',
@@ -267,6 +286,16 @@ const badSamples: Sample[] = [
 ];
 
 const goodSamples: Sample[] = [
+  sample('domain with its own names process, console and fetch', 'domain/x.ts', [
+    `export function run(process: (n: number) => number, items: { console: string }): number { return process(items.console.length); }`,
+    `export const steps = { fetch: 1 };`,
+    `export const named = (x: { performance: number }) => x.performance;`,
+  ], []),
+  sample('use case with a clock port and a date from a number', 'application/x.ts', [
+    `export const at = (clock: { now(): Date }, ms: number) => new Date(clock.now().getTime() + ms);`,
+  ], []),
+  sample('transports and features importing the kernel', 'adapters/http/auth/x.ts', `import { KernelContext } from '../kernel/context.js';`, []),
+
   sample(
     'domain using node:crypto for hashing and new Date(value)',
     'domain/x.ts',
@@ -348,7 +377,7 @@ const goodSamples: Sample[] = [
       `import { EntitySchema } from '@mikro-orm/core';`,
       `import { readFile } from 'node:fs/promises';`,
       `import { sql } from './raw-sql.js';`,
-      `import { InMemoryUserRepository } from '../memory/in-memory-user-repository.js';`,
+      `import { SqlUserRepository } from './sql-user-repository.js';`,
       `import type { UserRepository } from '../../../ports/user-repository.js';`,
       `import { User } from '../../../domain/users/user.js';`,
     ],

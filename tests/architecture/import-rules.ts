@@ -171,7 +171,20 @@ function checkFile(file: SourceFile): Violation[] {
     const problem = importProblem(file.path, layer, ref);
     if (problem) report(ref.node, problem.rule, `'${ref.specifier}': ${problem.why}`);
   }
-  if (layer === 'domain') checkDomainPurity(sourceFile, report);
+  if (layer === 'domain') {
+    checkDomainPurity(sourceFile, report);
+    checkDomainGlobals(sourceFile, report);
+  }
+  // Use cases get time and randomness through ports as well: a test then controls both.
+  if (layer === 'application') checkClockAndRandomness(sourceFile, report, 'application-purity', 'application/');
+  const group = groupRule(file.path);
+  if (group) {
+    for (const ref of collectImports(sourceFile)) {
+      const local = localFile(file.path, ref.specifier);
+      const forbidden = local === undefined ? undefined : group.forbidden.find((prefix) => local.startsWith(prefix));
+      if (forbidden !== undefined) report(ref.node, 'adapter-groups', `'${ref.specifier}': ${group.why} (${forbidden})`);
+    }
+  }
   if (layer === 'domain' || layer === 'application') {
     // Decorators tie the core to a container or an ORM (and to a compiler mode); wiring
     // belongs in composition/ and mapping in adapters/.
@@ -259,8 +272,12 @@ function adapterProblem(path: string, ref: ImportRef, target: Target): Problem |
  * reading them directly would make domain logic nondeterministic and hard to test.
  */
 function checkDomainPurity(sourceFile: ts.SourceFile, report: Report): void {
+  checkClockAndRandomness(sourceFile, report, 'domain-purity', 'the domain');
+}
+
+function checkClockAndRandomness(sourceFile: ts.SourceFile, report: Report, rule: string, where: string): void {
   const impure = (node: ts.Node, what: string): void =>
-    report(node, 'domain-purity', `${what}: time and randomness enter the domain as arguments or through ports`);
+    report(node, rule, `${what}: time and randomness enter ${where} as arguments or through ports`);
 
   // `import * as c from 'node:crypto'` makes `c.randomBytes` randomness too.
   const cryptoNames = new Set(CRYPTO_OBJECTS);
@@ -392,4 +409,77 @@ function isReference(node: ts.Identifier): boolean {
 function visit(node: ts.Node, callback: (node: ts.Node) => void): void {
   callback(node);
   ts.forEachChild(node, (child) => visit(child, callback));
+}
+
+/**
+ * Globals that reach outside the process's pure computation: the network, the environment and
+ * the process, timers, the console. The domain decides; adapters do these things.
+ */
+const OUTSIDE_GLOBALS = new Set([
+  'fetch',
+  'process',
+  'performance',
+  'console',
+  'setTimeout',
+  'setInterval',
+  'setImmediate',
+  'clearTimeout',
+  'clearInterval',
+  'clearImmediate',
+  'queueMicrotask',
+  'require',
+]);
+
+function checkDomainGlobals(sourceFile: ts.SourceFile, report: Report): void {
+  const declared = declaredNames(sourceFile);
+  visit(sourceFile, (node) => {
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'globalThis') {
+      if (OUTSIDE_GLOBALS.has(node.name.text)) report(node, 'domain-globals', `${node.getText(sourceFile)}: the domain reaches nothing outside itself`);
+      return;
+    }
+    if (!ts.isIdentifier(node) || !OUTSIDE_GLOBALS.has(node.text) || declared.has(node.text)) return;
+    // `x.process` names a property and `{ console: … }` a key: only a reference to the global counts.
+    const parent = node.parent;
+    if (ts.isPropertyAccessExpression(parent) && parent.name === node) return;
+    if (ts.isPropertyAssignment(parent) && parent.name === node) return;
+    if (ts.isCallExpression(parent) && parent.expression === node && node.text === 'require') {
+      return; // require('x') is an import, judged by the import rules
+    }
+    if (!isReference(node)) return;
+    report(node, 'domain-globals', `${node.text}: the domain reaches nothing outside itself; adapters do`);
+  });
+}
+
+/** Names the file declares itself (a parameter called `process` is not the global). */
+function declaredNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  visit(sourceFile, (node) => {
+    if ((ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isFunctionDeclaration(node) || ts.isImportSpecifier(node) || ts.isBindingElement(node)) && node.name && ts.isIdentifier(node.name)) {
+      names.add(node.name.text);
+    }
+  });
+  return names;
+}
+
+/**
+ * Groups inside an adapter: the transport-neutral kernel knows neither transport; the two
+ * transports (hapi, fetch) do not lean on each other; the feature routes run on either transport;
+ * the two persistence families stand alone (the in-memory one is what tests swap in).
+ */
+const GROUP_RULES: { from: string; forbidden: string[]; why: string }[] = [
+  // The kernel's imports of hapi/ are refused by kernel-without-hapi (with the chain that reaches hapi).
+  { from: 'adapters/http/kernel/', forbidden: ['adapters/http/fetch/'], why: 'the kernel knows no transport; transports import the kernel' },
+  { from: 'adapters/http/hapi/', forbidden: ['adapters/http/fetch/'], why: 'the two transports stand side by side' },
+  { from: 'adapters/http/fetch/', forbidden: ['adapters/http/hapi/'], why: 'the two transports stand side by side' },
+  ...['auth', 'oauth', 'notifications', 'queue', 'storage', 'uploads', 'validation', 'dev-tools', 'dev'].map((feature) => ({
+    from: `adapters/http/${feature}/`,
+    forbidden: ['adapters/http/hapi/', 'adapters/http/fetch/'],
+    why: 'feature routes run on either transport: they use the kernel only',
+  })),
+  { from: 'adapters/persistence/memory/', forbidden: ['adapters/persistence/mikro-orm/'], why: 'each persistence family stands alone' },
+  { from: 'adapters/persistence/mikro-orm/', forbidden: ['adapters/persistence/memory/'], why: 'each persistence family stands alone' },
+];
+
+function groupRule(path: string): { forbidden: string[]; why: string } | undefined {
+  return GROUP_RULES.find((rule) => path.startsWith(rule.from));
 }

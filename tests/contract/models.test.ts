@@ -672,6 +672,40 @@ for (const engine of useEngines()) {
         expect(await titles(db.query(Post).search('  '))).toEqual([]);
       });
 
+      it('orderByRelevance ranks without filtering: rows that do not match come last', async () => {
+        await db.query(Post).create({ title: 'Teapot', body: 'no match here' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Small lamp', body: 'a garden lamp' });
+        clock.advance(1000);
+        await db.query(Post).create({ title: 'Garden lamp', body: 'a garden lamp for the garden' });
+        expect(await titles(db.query(Post).orderByRelevance('garden lamp').orderBy('id'))).toEqual(['Garden lamp', 'Small lamp', 'Teapot']);
+        expect(await titles(db.query(Post).whereSearch('lamp').orderByRelevance('teapot').latest())).toEqual(['Garden lamp', 'Small lamp']);
+        const ranked = await titles(db.query(Post).search('lamp'));
+        const pages = [await db.query(Post).search('lamp').paginate(1, 1), await db.query(Post).search('lamp').paginate(1, 2)];
+        expect(pages.map((page) => [page.total, ...page.items.map((post) => post.title)])).toEqual([[2, ranked[0]], [2, ranked[1]]]);
+        expect(new Set(ranked)).toEqual(new Set(['Garden lamp', 'Small lamp']));
+      });
+
+      it.runIf(engine.name === 'sqlite')('a ranked search is one statement reading the search table once, not once per row', async () => {
+        await db.query(Post).create({ title: 'Garden tools', body: 'Running a small garden' });
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        try {
+          expect(await titles(db.query(Post).search('garden').limit(10))).toEqual(['Garden tools']);
+          expect(spy.mock.calls).toHaveLength(1);
+          const sql = String(spy.mock.calls[0]?.[0]);
+          // One mention of the search table (the join), ranked by its bm25 in the ORDER BY.
+          // The search table is read in one place, the ranking join, which also does the filtering; its bm25 orders.
+          expect(sql.match(/ from [`"]posts_search[`"]/giu) ?? []).toHaveLength(1);
+          expect(sql).toMatch(/ join \(select .*bm25\([`"]posts_search[`"], 2, 1\).* from [`"]posts_search[`"] where [`"]posts_search[`"] match \?\) as [`"]fw_rank_0[`"]/iu);
+          expect(sql).toMatch(/ order by "fw_rank_0"\."fw_search_rank" asc, /iu);
+          const fromOn = (statement: string): string => statement.slice(statement.indexOf(' from '));
+          expect(fromOn(db.query(Post).search('garden').limit(10).toSql().sql)).toBe(fromOn(sql));
+        } finally {
+          spy.mockRestore();
+        }
+      });
+
       it('chains with conditions, latest() and pages', async () => {
         for (let n = 0; n < 30; n++) {
           clock.advance(1000);
@@ -739,11 +773,11 @@ for (const engine of useEngines()) {
         const weights = [2, null, 1, 2, null, 3, 1, 2, null, 0.5, 3, 2];
         const made = [];
         for (const weight of weights) made.push(await product({ weight }));
-        const walk = async (direction: 'asc' | 'desc'): Promise<number[]> => {
+        const walk = async (direction: 'asc' | 'desc', size: number): Promise<number[]> => {
           const seen: number[] = [];
           let cursor: string | null = null;
           for (let pages = 0; pages < 20; pages++) {
-            const page: Awaited<ReturnType<ReturnType<typeof db.query<typeof Product>>['cursorPaginate']>> = await db.query(Product).orderBy('weight', direction).cursorPaginate(5, cursor);
+            const page: Awaited<ReturnType<ReturnType<typeof db.query<typeof Product>>['cursorPaginate']>> = await db.query(Product).orderBy('weight', direction).cursorPaginate(size, cursor);
             seen.push(...page.items.map((row) => row.id));
             cursor = page.nextCursor;
             if (cursor === null) break;
@@ -756,12 +790,42 @@ for (const engine of useEngines()) {
           if (b.weight === null) return direction === 'asc' ? -1 : 1;
           return direction === 'asc' ? a.weight - b.weight : b.weight - a.weight;
         };
-        expect(await walk('asc')).toEqual([...made].sort(byWeight('asc')).map((row) => row.id));
-        expect(await walk('desc')).toEqual([...made].sort(byWeight('desc')).map((row) => row.id));
+        // Pages of 2 split the ties of weight 2 and the NULLs across pages.
+        for (const size of [5, 2]) {
+          expect(await walk('asc', size)).toEqual([...made].sort(byWeight('asc')).map((row) => row.id));
+          expect(await walk('desc', size)).toEqual([...made].sort(byWeight('desc')).map((row) => row.id));
+        }
         const first = await db.query(Product).orderBy('weight').cursorPaginate(5);
         for (const hostile of ['not a cursor', 'W10', '%%%', '']) {
           expect((await db.query(Product).orderBy('weight').cursorPaginate(5, hostile)).items).toEqual(first.items);
         }
+      });
+
+      // MikroORM 6 sends values inlined, from which SQLite finds the range itself; with the values
+      // bound (as the statement is explained here, and as a later MikroORM sends them) only the
+      // first key's bound keeps SQLite from scanning the index up to the cursor.
+      it.runIf(engine.name === 'sqlite')('a cursor page of latest() seeks the index to the cursor, values bound or not', async () => {
+        await database().raw.session((sql) => sql.exec('CREATE INDEX IF NOT EXISTS products_latest ON products (created_at, id)'));
+        for (let n = 0; n < 6; n++) {
+          clock.advance(n % 2 === 0 ? 1000 : 0);
+          await product();
+        }
+        const first = await db.query(Product).latest().cursorPaginate(2);
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        let next;
+        let sent;
+        try {
+          next = await db.query(Product).latest().cursorPaginate(2, first.nextCursor);
+          sent = spy.mock.calls[0] ?? [];
+        } finally {
+          spy.mockRestore();
+        }
+        const [sql, params] = sent;
+        const plan = await database().raw.session((raw) => raw.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${String(sql)}`, params as Array<string | number>));
+        expect(plan.map((step) => step.detail).join(' | ')).toMatch(/^SEARCH .* USING INDEX products_latest \(created_at<\?\)$/u);
+        const all = await db.query(Product).latest().pluck('id');
+        expect([...first.items, ...next.items].map((row) => row.id)).toEqual(all.slice(0, 4));
       });
 
       it('findOrFail and firstOrFail throw RecordNotFound', async () => {

@@ -26,7 +26,7 @@ export function serveDefaultApp(root: string, env: Record<string, string>): Prom
  * A server process (`node <args>`) in `root`, with the test environment plus `env`, on a free
  * port of 127.0.0.1. Resolves once it prints `listening on <url>)`; rejects when it exits first.
  */
-export async function spawnServer(root: string, args: readonly string[], env: Record<string, string>, timeoutMs = 20_000): Promise<ServerProcess> {
+export async function spawnServer(root: string, args: readonly string[], env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   mkdirSync(root, { recursive: true });
   const child = spawn(process.execPath, [...args], {
     cwd: root,

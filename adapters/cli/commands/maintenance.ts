@@ -1,4 +1,4 @@
-import { isValidMaintenanceSecret, maintenanceMarker } from '../../../domain/security/maintenance.js';
+import { isValidMaintenanceSecret, maintenanceMarker } from '../../../domain/http/maintenance/maintenance.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { MaintenanceSwitch } from '../../../ports/maintenance-switch.js';
 import type { CliCommand } from '../command.js';

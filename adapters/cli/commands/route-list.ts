@@ -1,4 +1,4 @@
-import type { RouteListRow } from '../../../domain/routing/route-list.js';
+import type { RouteListRow } from '../../../domain/http/routing/route-list.js';
 import type { CliCommand } from '../command.js';
 import { formatTable } from '../table.js';
 

@@ -2,7 +2,7 @@ import type { ChangePassword } from '../../../application/auth/change-password.j
 import type { ConfirmIdentity } from '../../../application/auth/confirm-identity.js';
 import type { DeleteAccount } from '../../../application/auth/delete-account.js';
 import type { UpdateProfile } from '../../../application/auth/update-profile.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { AuthUser } from '../kernel/auth-user.js';
 import { HttpAbort } from '../kernel/http-error.js';

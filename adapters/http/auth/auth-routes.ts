@@ -8,7 +8,7 @@ import { LoggedIn, LoggedOut } from '../../../domain/auth/events.js';
 import { backWithError, lockedMessage, MESSAGES } from './auth-messages.js';
 import { completeFirstStep } from './two-factor-routes.js';
 import type { TwoFactorServices } from './two-factor-routes.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { AuthMail } from '../../../ports/auth-mail.js';
 import type { EventBus } from '../../../ports/event-bus.js';
 import { HttpAbort } from '../kernel/http-error.js';

@@ -7,7 +7,7 @@ import type { RegenerateRecoveryCodes } from '../../../application/auth/regenera
 import type { ShowTwoFactorSettings } from '../../../application/auth/show-two-factor-settings.js';
 import { LoggedIn } from '../../../domain/auth/events.js';
 import { PENDING_LOGIN_KEY } from '../../../domain/auth/pending-login.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { User } from '../../../domain/users/user.js';
 import type { EventBus } from '../../../ports/event-bus.js';
 import { HttpAbort } from '../kernel/http-error.js';

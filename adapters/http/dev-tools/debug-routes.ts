@@ -1,4 +1,4 @@
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import { abort } from '../kernel/http-error.js';
 import { View } from '../kernel/replies.js';
 import type { Handler } from '../kernel/request-context.js';

@@ -1,4 +1,4 @@
-import type { Routes } from '../../../domain/routing/routes.js';
+import type { Routes } from '../../../domain/http/routing/routes.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import { escapeHtml } from '../kernel/error-responder.js';

@@ -11,7 +11,7 @@
 import type { Handler } from '../kernel/request-context.js';
 import { abort } from '../kernel/http-error.js';
 import { View } from '../kernel/replies.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 
 export const UI_SINK_PATH = '/_fw/ui';
 export const UI_THEMES = ['editorial', 'warm', 'classic'] as const;

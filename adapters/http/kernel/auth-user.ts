@@ -1,7 +1,7 @@
 import type { User } from '../../../domain/users/user.js';
 import type { AccessPolicy } from '../../../ports/access-policy.js';
 import { HttpAbort } from './http-error.js';
-import { FORBIDDEN } from '../../../domain/security/guards.js';
+import { FORBIDDEN } from '../../../domain/http/guards.js';
 
 /**
  * The signed-in user as handlers see it (`ctx.user`): the user record's public fields, role and

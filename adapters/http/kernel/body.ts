@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/security/body-depth.js';
+import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/http/body-depth.js';
 import { HttpAbort } from './http-error.js';
 
 /**

@@ -1,13 +1,13 @@
 import { isApiClient, partialUpdate } from '../../../domain/http/request-kind.js';
 import type { PartialUpdate } from '../../../domain/http/request-kind.js';
-import { routeNameIs } from '../../../domain/routing/route-name.js';
-import type { RouteTable } from '../../../domain/routing/route-table.js';
-import { urlFor } from '../../../domain/routing/url.js';
-import type { QueryValue } from '../../../domain/routing/url.js';
+import { routeNameIs } from '../../../domain/http/routing/route-name.js';
+import type { RouteTable } from '../../../domain/http/routing/route-table.js';
+import { urlFor } from '../../../domain/http/routing/url.js';
+import type { QueryValue } from '../../../domain/http/routing/url.js';
 import type { Session } from '../../../domain/session/session.js';
-import { turnAwayGuest } from '../../../domain/security/guards.js';
+import { turnAwayGuest } from '../../../domain/http/guards.js';
 import type { AuthUser } from './auth-user.js';
-import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/security/signed-url.js';
+import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/http/signed-urls/signed-url.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
@@ -25,12 +25,16 @@ import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import { validate } from '../validation/validate.js';
 import type { ValidationResult } from '../validation/validate.js';
+import type { Struct } from 'superstruct';
+import { readShape } from '../../../application/validation/read-shape.js';
+import { superstructShape } from '../validation/superstruct-shape.js';
 import type { KernelRequest } from './request.js';
 import type { Sealer } from './sealer.js';
 import { guardReply } from './guard-replies.js';
 import { Authenticator } from './identity.js';
 import type { IdentityServices } from './identity.js';
 import type { SessionDriver } from './session/session-driver.js';
+import type { RequestStorage } from '../storage/request-storage.js';
 
 /** What every request's context shares: fixed when the kernel starts. */
 export interface ContextShared {
@@ -48,6 +52,8 @@ export interface ContextShared {
   records: RecordFinder;
   /** The app's services container (`ctx.service(key)`). */
   services: (key: symbol) => unknown;
+  /** `ctx.storage`: the app's disks; null for a kernel built without storage. */
+  storage: RequestStorage | null;
 }
 
 /** A handler stops with this reply (a failed form's way back): the views stage sends it. */
@@ -102,6 +108,7 @@ export class KernelContext implements RequestContext {
   private signedIn: AuthUser | null = null;
   private authenticator: Authenticator | null = null;
   private chosenLang: Lang | null = null;
+  private languageChooser: (() => Lang) | null = null;
   /** Where this request's session is stored: set by the session stage. */
   sessionDriver: SessionDriver | null = null;
 
@@ -173,24 +180,30 @@ export class KernelContext implements RequestContext {
   }
 
   /**
-   * The request's language, the locale stage's choice: the session's `locale` (a language
-   * switcher puts it there), then Accept-Language among the app's languages, then APP_LOCALE.
-   * Chosen on first use, after the session stage, and kept for the request.
+   * The request's language, the locale stage's choice (stages/locale.ts), made on first use and
+   * kept for the request. Before that stage ran (an error page of an earlier stage) the same
+   * order applies to what is there: the session if open, Accept-Language, APP_LOCALE.
    */
   get lang(): Lang {
-    if (this.chosenLang === null) {
-      const saved = this.hasSession() ? this.session.get('locale') : undefined;
-      const { translator } = this.shared.forms;
-      this.chosenLang = translator.lang(
-        negotiateLocale({
-          session: typeof saved === 'string' ? saved : null,
-          acceptLanguage: headerText(this.request.headers['accept-language']),
-          available: translator.locales,
-          fallback: this.shared.locale,
-        }),
-      );
-    }
+    this.chosenLang ??= this.languageChooser?.() ?? this.languageWithoutStage();
     return this.chosenLang;
+  }
+
+  /** Set by the locale stage: how this request's language is chosen when first read. */
+  chooseLanguage(choose: () => Lang): void {
+    this.languageChooser = choose;
+  }
+
+  private languageWithoutStage(): Lang {
+    const { translator } = this.shared.forms;
+    return translator.lang(
+      negotiateLocale({
+        session: this.hasSession() ? this.session.get('locale') : null,
+        acceptLanguage: headerText(this.request.headers['accept-language']),
+        available: translator.locales,
+        fallback: this.shared.locale,
+      }),
+    );
   }
 
   get session(): Session {
@@ -263,6 +276,13 @@ export class KernelContext implements RequestContext {
     throw new StopWithReply(combine(Redirect.back()));
   }
 
+  form<T>(struct: Struct<T, unknown>): T {
+    const read = readShape(superstructShape(struct, { unvalidated: true }), this.formInput(), this.lang);
+    if (read.kind === 'read') return read.value;
+    if (this.isApiClient || this.hx.request) throw new StopWithReply(json({ message: this.lang.t('validation.invalid'), errors: read.errors }, 422));
+    throw new HttpAbort(422, Object.values(read.errors).flat().join(' '));
+  }
+
   flashFormErrors(errors: Record<string, string[]>, bag = 'default', input: unknown = this.body()): void {
     if (typeof input === 'object' && input !== null && !Buffer.isBuffer(input)) this.session.flashInput(input as Record<string, unknown>);
     this.session.flashErrors(errors, bag);
@@ -270,6 +290,11 @@ export class KernelContext implements RequestContext {
 
   service<T>(key: ServiceKey<T>): T {
     return this.shared.services(key) as T;
+  }
+
+  get storage(): RequestStorage {
+    if (this.shared.storage === null) throw new KernelMisuse('This app has no storage disks: ctx.storage needs the kernel built with `storage`');
+    return this.shared.storage;
   }
 
   provided<T>(key: ContextKey<T>): T {

@@ -1,6 +1,6 @@
-import type { Route, RouteTable } from '../../../domain/routing/route-table.js';
-import { matchRoute } from '../../../domain/routing/match.js';
-import { overriddenMethod } from '../../../domain/security/method-override.js';
+import type { Route, RouteTable } from '../../../domain/http/routing/route-table.js';
+import { matchRoute } from '../../../domain/http/routing/match.js';
+import { overriddenMethod } from '../../../domain/http/method-override.js';
 import { Redirect, View } from './replies.js';
 import type { Reply } from './replies.js';
 import type { Handler, Middleware } from './request-context.js';
@@ -11,7 +11,8 @@ import type { Stage } from './pipeline.js';
 import { answerPreflight, routeCorsLayers } from './cors.js';
 import { HttpAbort } from './http-error.js';
 import { withEtag } from './stages/etag.js';
-import { LIVE_VALIDATION_HEADER, answerLiveValidation, liveForm } from './live-validation.js';
+import { LIVE_VALIDATION_HEADER, answerLiveValidation } from './live-validation.js';
+import type { RouteLayerPlan } from './route-layers.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
@@ -24,8 +25,8 @@ export interface DispatchOptions {
   frameworkStages: readonly Stage[];
   /** `App.layer` middleware, first added outermost. */
   appLayers: readonly Middleware[];
-  /** Each route's own layers as middleware, outermost first, built once at start. */
-  routeLayers: ReadonlyMap<object, readonly Middleware[]>;
+  /** Each route's own layers compiled once at start: middleware outermost first, and what they mark. */
+  routeLayers: ReadonlyMap<object, RouteLayerPlan>;
   /** Where listeners of the events a handler publishes read the client's address and the request id. */
   origin: AsyncRequestOrigin;
   /** Runs what handlers leave for after their answers (`ctx.afterResponse`). */
@@ -70,14 +71,13 @@ function routePlans(options: DispatchOptions): (route: Route<Handler>) => RouteP
   const planOf = (route: Route<Handler>): RoutePlan => {
     let plan = plans.get(route);
     if (plan === undefined) {
-      const kinds = new Set(route.layers.map((layer) => layer.kind));
-      const webhook = kinds.has('webhook');
+      const own = options.routeLayers.get(route);
       plan = {
-        layers: [...routeCorsLayers(route), ...options.frameworkStages, ...options.appLayers, ...(options.routeLayers.get(route) ?? [])],
-        csrfExempt: webhook || kinds.has('csrf-off'),
-        persistNewSession: !webhook,
-        etag: kinds.has('etag'),
-        liveForm: liveForm(route.layers),
+        layers: [...routeCorsLayers(route), ...options.frameworkStages, ...options.appLayers, ...(own?.middleware ?? [])],
+        csrfExempt: own?.csrfExempt ?? false,
+        persistNewSession: !(own?.webhook ?? false),
+        etag: own?.etag ?? false,
+        liveForm: own?.liveForm ?? null,
       };
       plans.set(route, plan);
     }

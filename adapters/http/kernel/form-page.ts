@@ -1,6 +1,6 @@
-import { matchRoute } from '../../../domain/routing/match.js';
-import type { RouteTable } from '../../../domain/routing/route-table.js';
-import { sameSiteTarget } from '../../../domain/security/same-site.js';
+import { matchRoute } from '../../../domain/http/routing/match.js';
+import type { RouteTable } from '../../../domain/http/routing/route-table.js';
+import { sameSiteTarget } from '../../../domain/http/same-site.js';
 
 /**
  * Where `back()` goes from a form post that came without a Referer (browsers with

@@ -1,4 +1,4 @@
-import { foundQuery } from '../../../domain/routing/model-binding.js';
+import { foundQuery } from '../../../domain/http/routing/model-binding.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
 import { HttpAbort } from './http-error.js';
 import type { Model } from '../model.js';

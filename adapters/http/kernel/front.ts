@@ -1,7 +1,7 @@
-import { clientIp } from '../../../domain/security/client-ip.js';
-import type { TrustedProxies } from '../../../domain/security/client-ip.js';
-import { acceptRequestId, newRequestId } from '../../../domain/security/request-id.js';
-import { securityHeaders } from '../../../domain/security/security-headers.js';
+import { clientIp } from '../../../domain/http/client-ip/client-ip.js';
+import type { TrustedProxies } from '../../../domain/http/client-ip/client-ip.js';
+import { acceptRequestId, newRequestId } from '../../../domain/http/request-id.js';
+import { securityHeaders } from '../../../domain/http/security-headers.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import { headerText } from './context.js';

@@ -1,4 +1,4 @@
-import type { GuardRefusal } from '../../../domain/security/guards.js';
+import type { GuardRefusal } from '../../../domain/http/guards.js';
 import { HttpAbort } from './http-error.js';
 import { HxHeader, Redirect, combine, json, status } from './replies.js';
 import type { Reply } from './replies.js';

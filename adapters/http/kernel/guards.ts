@@ -1,12 +1,10 @@
-import { guardOutcome } from '../../../domain/security/guards.js';
-import type { GuardFacts, GuardKind } from '../../../domain/security/guards.js';
+import { guardOutcome } from '../../../domain/http/guards.js';
+import type { GuardFacts, GuardKind } from '../../../domain/http/guards.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Middleware } from './request-context.js';
 import { guardReply } from './guard-replies.js';
 import type { IdentityServices } from './identity.js';
 import type { KernelContext } from './context.js';
-
-export const GUARD_KINDS: ReadonlySet<string> = new Set<GuardKind>(['auth', 'verified', 'guest', 'gate', 'role', 'permission', 'ability', 'password-confirmed']);
 
 /**
  * A guard layer (`requireAuth()`, `requireRole('admin')`, …) as route middleware. The facts

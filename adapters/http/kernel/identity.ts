@@ -1,5 +1,5 @@
 import type { EndOtherSessions } from '../../../application/users/end-other-sessions.js';
-import type { GuardPages } from '../../../domain/security/guards.js';
+import type { GuardPages } from '../../../domain/http/guards.js';
 import type { User } from '../../../domain/users/user.js';
 import type { AccessPolicy } from '../../../ports/access-policy.js';
 import type { Clock } from '../../../ports/clock.js';

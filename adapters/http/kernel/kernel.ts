@@ -1,9 +1,9 @@
 import { mountedClientFiles } from './client-assets.js';
 import type { AppKeys } from '../../../domain/security/app-keys.js';
-import type { TrustedProxies } from '../../../domain/security/client-ip.js';
-import type { TrustedHosts } from '../../../domain/security/trusted-hosts.js';
-import { matchRoute } from '../../../domain/routing/match.js';
-import type { RouteTable } from '../../../domain/routing/route-table.js';
+import type { TrustedProxies } from '../../../domain/http/client-ip/client-ip.js';
+import type { TrustedHosts } from '../../../domain/http/trusted-hosts.js';
+import { matchRoute } from '../../../domain/http/routing/match.js';
+import type { RouteTable } from '../../../domain/http/routing/route-table.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CacheStore } from '../../../ports/cache-store.js';
 import type { Logger } from '../../../ports/logger.js';
@@ -13,6 +13,7 @@ import type { RecordFinder } from '../../../ports/record-finder.js';
 import type { SessionStore } from '../../../ports/session-store.js';
 import type { Storage } from '../../../ports/storage.js';
 import { storageUrl } from '../storage/storage-url.js';
+import { requestStorage } from '../storage/request-storage.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { FormServices } from '../validation/form-context.js';
@@ -27,13 +28,14 @@ import type { RequestState } from './request.js';
 import type { IdentityServices } from './identity.js';
 import { PublicFiles } from './public-files.js';
 import type { Handler, Middleware } from './request-context.js';
-import { routeLayerMiddleware } from './route-layers.js';
+import { compileRouteLayers } from './route-layers.js';
 import type { Sealer } from './sealer.js';
 import { CookieSessionDriver } from './session/cookie-session-driver.js';
 import { DatabaseSessionDriver } from './session/database-session-driver.js';
 import { csrfStage } from './stages/csrf.js';
 import { maintenanceStage } from './stages/maintenance.js';
 import { sessionStage } from './stages/session.js';
+import { localeStage } from './stages/locale.js';
 import type { LimiterRule } from './stages/throttle.js';
 import { timeoutStage } from './stages/timeout.js';
 import { userStage } from './stages/user.js';
@@ -138,7 +140,7 @@ export interface Kernel {
 
 /**
  * Builds the transport-neutral part of the pipeline of spec 001: the framework's stages in
- * their order (session, views, user, CSRF, maintenance, timeout), the app's layers and each
+ * their order (session, locale, views, user, CSRF, maintenance, timeout), the app's layers and each
  * route's own, around the router. The stages before routing (security headers, request id,
  * trusted hosts, body limits, built-in routes) need the transport's request and response, so
  * each transport runs them itself.
@@ -165,6 +167,7 @@ export function createKernel(options: KernelOptions): Kernel {
       : new DatabaseSessionDriver(options.sessionStore, options.random, options.sessionLifetimeMinutes, options.logger);
   const frameworkStages = [
     sessionStage({ driver, clock: options.clock, random: options.random }),
+    localeStage(options.forms.translator),
     // The request inspector (local debugging only) sees the session as it came and as it goes.
     ...(options.devTools?.stages() ?? []),
     viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin, formPage: (request) => formPageOf(options.table, request) }),
@@ -178,10 +181,10 @@ export function createKernel(options: KernelOptions): Kernel {
 
   const dispatch = dispatcher({
     table: options.table,
-    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services },
+    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services, storage: storage === undefined ? null : requestStorage(storage) },
     frameworkStages,
     appLayers: options.appLayers,
-    routeLayers: routeLayerMiddleware(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
+    routeLayers: compileRouteLayers(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
     origin: options.origin,
     afterResponse: options.afterResponse,
   });

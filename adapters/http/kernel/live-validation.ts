@@ -11,7 +11,7 @@
  * `liveValidation(...)` refuses the header with a 400 rather than running its handler on a
  * half-typed form.
  */
-import type { RouteLayer } from '../../../domain/routing/route-layer.js';
+import type { ExtensionLayer } from '../../../domain/http/routing/route-layer.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import type { KernelContext } from './context.js';
 import { HttpAbort } from './http-error.js';
@@ -28,16 +28,8 @@ export const LIVE_VALIDATION_LAYER = 'live-validation';
  * schema the handler passes to `ctx.valid(...)`. Where the layer is written does not matter:
  * the kernel answers in the handler's place, inside every guard.
  */
-export function liveValidation<T>(schema: FormSchema<T>): RouteLayer {
-  return { kind: LIVE_VALIDATION_LAYER, label: null, options: { schema } };
-}
-
-/** The form a route validates live (the layer nearest the route), or null. */
-export function liveForm(layers: readonly RouteLayer[]): FormSchema<unknown> | null {
-  for (const layer of [...layers].reverse()) {
-    if (layer.kind === LIVE_VALIDATION_LAYER) return (layer.options as { schema: FormSchema<unknown> }).schema;
-  }
-  return null;
+export function liveValidation<T>(schema: FormSchema<T>): ExtensionLayer<FormSchema<T>> {
+  return { kind: 'extension', name: LIVE_VALIDATION_LAYER, label: null, value: schema };
 }
 
 /** An input name as the errors name it: `address[city]` → `address.city`, `tags[]` → `tags`. */

@@ -7,7 +7,9 @@ import type { Logger } from '../../../ports/logger.js';
 import type { Cookies } from './cookies.js';
 import type { Model } from '../model.js';
 import type { Reply } from './replies.js';
+import type { Struct } from 'superstruct';
 import type { FormSchema } from '../validation/form-schema.js';
+import type { RequestStorage } from '../storage/request-storage.js';
 
 /** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.setCurrent`). */
 export type ContextKey<T> = symbol & { readonly __value?: T };
@@ -108,8 +110,21 @@ export interface RequestContext {
    * update or an API client gets 422 with the errors as JSON; a refused `authorize` is 403.
    */
   valid<T>(schema: FormSchema<T>): Promise<T>;
+  /**
+   * The unvalidated body (the spec's `Form<T>` and `Json<T>`; for GET the query) read by the
+   * struct's shape and coercion alone: no rules, no form steps. Fields keep their type's plain
+   * meaning: a `checkbox()` takes `true`/`false` only, never the browser's `on` nor absence as
+   * "no" (that is `valid()`'s). Input that does not fit stops the handler with 422: the
+   * errors as JSON for API clients and partial updates, an error page naming them otherwise.
+   */
+  form<T>(struct: Struct<T, unknown>): T;
   /** A service of the app (`TOKENS.clock`, a use case…): the spec's `State<AppState>`. */
   service<T>(key: ServiceKey<T>): T;
+  /**
+   * The app's storage disks: itself the default disk (FILESYSTEM_DISK), so `ctx.storage.put(key,
+   * body)`, `ctx.storage.temporaryUrl(key, ttl)`; `ctx.storage.disk('public')` names another.
+   */
+  readonly storage: RequestStorage;
   /**
    * What a failed form sends back to the next page: the errors (in `bag`) and the input as
    * typed, passwords left out. `valid()` does this itself; handlers call it for failures only

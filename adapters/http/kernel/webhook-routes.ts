@@ -1,6 +1,6 @@
-import type { PathPattern } from '../../../domain/routing/path-pattern.js';
-import type { Route, RouteTable } from '../../../domain/routing/route-table.js';
-import { describeRoute } from '../../../domain/routing/route-table.js';
+import type { PathPattern } from '../../../domain/http/routing/path-pattern.js';
+import type { Route, RouteTable } from '../../../domain/http/routing/route-table.js';
+import { describeRoute } from '../../../domain/http/routing/route-table.js';
 import { FrameworkError } from '../../../domain/shared/errors.js';
 import { HttpAbort } from './http-error.js';
 import type { Handler, Middleware } from './request-context.js';

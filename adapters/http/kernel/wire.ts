@@ -1,4 +1,4 @@
-import { mergeVary } from '../../../domain/security/cors.js';
+import { mergeVary } from '../../../domain/http/cors/cors.js';
 import { SetCookie } from './cookies.js';
 import { Combined, Download, Header, HxHeader, JsonReply, Redirect, StatusReply, TextReply, View } from './replies.js';
 import type { Reply } from './replies.js';

@@ -1,4 +1,4 @@
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { NotificationStore } from '../../../ports/notification-store.js';
 import { Redirect, Toast, View, combine } from '../kernel/replies.js';

@@ -7,7 +7,7 @@ import { TRY_AGAIN } from '../../../domain/oauth/errors.js';
 import type { Landing, Notice } from '../../../domain/oauth/errors.js';
 import { PENDING_SIGN_INS_KEY } from '../../../domain/oauth/pending-sign-ins.js';
 import type { PendingSignInJson } from '../../../domain/oauth/pending-sign-in.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { User } from '../../../domain/users/user.js';
 import type { EventBus } from '../../../ports/event-bus.js';
 import { completeFirstStep } from '../auth/two-factor-routes.js';

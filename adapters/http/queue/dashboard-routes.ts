@@ -1,5 +1,5 @@
 import { JOB_STATES } from '../../../domain/queue/job-state.js';
-import { Routes } from '../../../domain/routing/routes.js';
+import { Routes } from '../../../domain/http/routing/routes.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { JobQueue } from '../../../ports/job-queue.js';
 import { Redirect, Toast, View, combine } from '../kernel/replies.js';

@@ -2,7 +2,7 @@ import { forbidden, notFound } from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 // Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
 import type {} from '@hapi/inert';
-import { verifySignedPath } from '../../../domain/security/signed-url.js';
+import { verifySignedPath } from '../../../domain/http/signed-urls/signed-url.js';
 import { checkStorageKey } from '../../../domain/storage/storage-key.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Storage } from '../../../ports/storage.js';

@@ -1,5 +1,6 @@
 import { Struct, optional, string } from 'superstruct';
 import type { Coercer } from 'superstruct';
+import { readUnvalidated } from './unvalidated-reading.js';
 
 /**
  * Structs for form fields. A browser sends every field as text (or not at all), so each one
@@ -28,11 +29,16 @@ const UNCHECKED = new Set(['', '0', 'false', 'off']);
  * A checkbox: a browser sends `on` (or the input's value) when ticked and nothing at all when
  * not, so absence is `false`. With the hidden-input idiom (`0` then the checkbox's `1`) the
  * last value wins. Other text fails, rather than quietly meaning "no".
+ *
+ * Read as the unvalidated body (`ctx.form`, the spec's `Form<T>`) the field is a plain boolean:
+ * `true`/`false` (as JSON or text) only; `on`, `1`, several values fail, and absence is
+ * "required" unless the field is `optional(checkbox())`. The browser's meaning is `ctx.valid`'s.
  */
 export function checkbox(): Struct<boolean, null> {
   return field<boolean>(
     'checkbox',
-    (value) => {
+    (value, context) => {
+      if (readUnvalidated(context)) return plainBoolean(value);
       const last: unknown = Array.isArray(value) ? value.at(-1) : value;
       if (last === undefined || last === null) return false;
       if (typeof last === 'boolean') return last;
@@ -43,6 +49,12 @@ export function checkbox(): Struct<boolean, null> {
     },
     (value) => typeof value === 'boolean',
   );
+}
+
+/** A boolean as a form or JSON states one plainly: `true`/`false`; nothing is `undefined` (missing). */
+function plainBoolean(value: unknown): unknown {
+  if (value === null) return undefined;
+  return value === 'true' ? true : value === 'false' ? false : value;
 }
 
 const INTEGER_TEXT = /^[+-]?\d+$/u;

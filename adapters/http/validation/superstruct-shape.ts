@@ -1,16 +1,20 @@
 import type { Failure, Struct } from 'superstruct';
 import type { Shape, ShapeFailureKind, ShapeResult } from '../../../application/validation/shape.js';
 import { ruleValues } from './rule-values.js';
+import { asUnvalidated } from './unvalidated-reading.js';
 
 /**
  * A superstruct struct as the engine's `Shape`: coercion and types stay superstruct's; a
  * failure becomes a kind the engine has a message for. A field with no value is "required"
  * whatever its type, since blank text is coerced to nothing first. Refinements an app adds
  * to a struct get the general "is invalid"; a specific sentence belongs in `rules()`.
+ * `unvalidated` reads the input as the spec's `Form<T>` does: no browser meanings (`on`).
  */
-export function superstructShape<T>(struct: Struct<T, unknown>): Shape<T> {
+export function superstructShape<T>(struct: Struct<T, unknown>, options: { unvalidated?: boolean } = {}): Shape<T> {
   return {
-    parse(input: unknown): ShapeResult<T> {
+    parse(sent: unknown): ShapeResult<T> {
+      // Read as the unvalidated body, fields take their type's plain meaning (`unvalidated-reading.ts`).
+      const input = options.unvalidated === true ? asUnvalidated(sent) : sent;
       // mask: input the struct does not declare (a CSRF token, `_method`) is dropped, not an error.
       const [failure, value] = struct.validate(input, { coerce: true, mask: true });
       if (failure === undefined) return { ok: true, value };

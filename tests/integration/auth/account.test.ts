@@ -9,6 +9,7 @@ import { App } from '../../../composition/app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import { useEngines, useOwnDatabase, useTempDir } from '../../support/databases.js';
+import * as flows from '../../support/flows.js';
 
 const dir = useTempDir('fw-account-');
 const engines = useEngines();
@@ -109,8 +110,7 @@ for (const engine of engines) {
     /** Signs in by the login form, then loads the account page (a browser has the form's CSRF token from it). */
     async function signIn(email: string, password = PASSWORD): Promise<TestClient> {
       const client = server.client();
-      await client.get('/login');
-      const answer = await client.post('/login', { form: { email, password } });
+      const answer = await flows.signIn(client, email, password);
       expect([answer.status, answer.location]).toEqual([303, '/']);
       expect((await client.get('/account')).status).toBe(200);
       return client;

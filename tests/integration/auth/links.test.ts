@@ -9,6 +9,7 @@ import { TOKENS } from '../../../composition/tokens.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import { useEngines, useTempDir } from '../../support/databases.js';
+import * as flows from '../../support/flows.js';
 
 /**
  * The links the Auth module mails refuse tampering, expiry and reuse: reset links (a token in
@@ -63,8 +64,7 @@ for (const engine of useEngines()) {
 
     async function register(email: string): Promise<TestClient> {
       const client = server.client();
-      await client.get('/register');
-      const answer = await client.post('/register', { form: { name: 'Someone', email, password: PASSWORD, password_confirmation: PASSWORD } });
+      const answer = await flows.register(client, { name: 'Someone', email, password: PASSWORD });
       expect([answer.status, answer.location]).toEqual([303, '/']);
       await client.get('/');
       return client;
@@ -86,9 +86,7 @@ for (const engine of useEngines()) {
 
     /** Whether a fresh browser can sign in with this password. */
     async function signsIn(email: string, password: string): Promise<boolean> {
-      const client = server.client();
-      await client.get('/login');
-      return (await client.post('/login', { form: { email, password } })).location === '/';
+      return (await flows.signIn(server.client(), email, password)).location === '/';
     }
 
     async function expectResetRefused(client: TestClient, answer: { status: number; location: string | null }) {

@@ -9,6 +9,7 @@ import type { TestClient, TestServer } from '../../../composition/testing.js';
 import { useEngines, useTempDir } from '../../support/databases.js';
 import { fakeProviderB } from '../../support/fake-provider-b.js';
 import { LogMailbox } from '../../support/mailbox.js';
+import * as flows from '../../support/flows.js';
 
 /**
  * A reset link is tied to the credentials it was made for: once the password or the address
@@ -46,8 +47,7 @@ for (const engine of useEngines()) {
 
     async function register(email: string): Promise<TestClient> {
       const client = server.client();
-      await client.get('/register');
-      const answer = await client.post('/register', { form: { name: 'Owner', email, password: PASSWORD, password_confirmation: PASSWORD } });
+      const answer = await flows.register(client, { name: 'Owner', email, password: PASSWORD });
       expect(answer.location).toBe('/');
       return client;
     }
@@ -61,9 +61,7 @@ for (const engine of useEngines()) {
     }
 
     async function signsIn(email: string, password: string): Promise<boolean> {
-      const client = server.client();
-      await client.get('/login');
-      return (await client.post('/login', { form: { email, password } })).location === '/';
+      return (await flows.signIn(server.client(), email, password)).location === '/';
     }
 
     async function requestReset(email: string): Promise<string> {

@@ -8,6 +8,7 @@ import { App } from '../../../composition/app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import { useEngines, useTempDir } from '../../support/databases.js';
+import * as flows from '../../support/flows.js';
 
 const dir = useTempDir('fw-two-factor-');
 const PASSWORD = 'correct horse battery';
@@ -37,14 +38,12 @@ for (const engine of useEngines()) {
     afterAll(() => server.stop());
 
     async function login(client: TestClient): Promise<string | null> {
-      await client.get('/login');
-      return (await client.post('/login', { form: { email: 'ada@example.com', password: PASSWORD } })).location;
+      return (await flows.signIn(client, 'ada@example.com', PASSWORD)).location;
     }
 
     it('turns two-factor on: QR code and key, recovery codes shown once, confirmed by a first code', async () => {
       const client = server.client();
-      await client.get('/register');
-      await client.post('/register', { form: { name: 'Ada', email: 'ada@example.com', password: PASSWORD, password_confirmation: PASSWORD } });
+      await flows.register(client, { name: 'Ada', email: 'ada@example.com', password: PASSWORD });
       const off = await client.get('/user/two-factor');
       expect(off.text).toContain('Turn on');
       const enabled = await client.post('/user/two-factor');

@@ -43,7 +43,7 @@ function spanWithTimeLeft(): number {
 }
 
 function startServer(name: string, env: Record<string, string>): Promise<Server> {
-  return spawnServer(join(tempDir(), name), ['--import', TSX, FIXTURE], env, 15_000);
+  return spawnServer(join(tempDir(), name), ['--import', TSX, FIXTURE], env, 60_000);
 }
 
 /** Both servers at once, alternating, all requests in flight together. */

@@ -117,3 +117,18 @@ describe('MemoryCacheStore', () => {
     expect(await store.increment('b', later)).toBe(1);
   });
 });
+
+describe('route layers at start-up', () => {
+  it('refuses a route under an extension layer this kernel does not know, rather than serving it without', async () => {
+    const app = TestApp.create({
+      environment: { DATABASE_URL: `sqlite:${dir()}/unknown-layer.sqlite` },
+      build: (options) =>
+        createDefaultApp(options).module({
+          name: 'x',
+          routes: new Routes().get('/x', () => json({})).name('x.show').layer({ kind: 'extension', name: 'cache-for', label: 'cache:60', value: 60 }),
+        }),
+    });
+    await expect(app.serve()).rejects.toThrow("The route GET /x uses the layer 'cache:60', which this version of the kernel does not know");
+    await app.close();
+  });
+});

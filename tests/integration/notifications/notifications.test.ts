@@ -7,9 +7,11 @@ import { App } from '../../../composition/app.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
 import { defineNotification, Notifications } from '../../../composition/notifications.js';
 import { TestApp } from '../../../composition/testing.js';
-import type { TestClient, TestServer } from '../../../composition/testing.js';
+import type { TestServer } from '../../../composition/testing.js';
 import { TOKENS } from '../../../composition/tokens.js';
 import { useEngines, useTempDir } from '../../support/databases.js';
+import { aUser } from '../../support/builders.js';
+import { signedIn } from '../../support/flows.js';
 
 const InvoicePaid = defineNotification({
   name: 'invoice-paid',
@@ -19,7 +21,6 @@ const InvoicePaid = defineNotification({
   database: ({ invoice, url }) => ({ message: `Invoice ${invoice} is paid`, url }),
 });
 
-const PASSWORD = 'a long enough password';
 const dir = useTempDir('fw-notifications-');
 
 describe('defineNotification and the notifier refuse mistakes when they are made', () => {
@@ -51,19 +52,13 @@ for (const engine of useEngines()) {
         build: (options) => createDefaultApp(options).module(Notifications.create().notification(InvoicePaid)),
       });
       server = await app.serve();
-      ada = (await app.createUser({ name: 'Ada', email: 'ada@example.com', password: PASSWORD, verified: true })).id;
-      bob = (await app.createUser({ name: 'Bob', email: 'bob@example.com', password: PASSWORD, verified: true })).id;
+      ada = (await app.createUser(aUser({ name: 'Ada', email: 'ada@example.com' }))).id;
+      bob = (await app.createUser(aUser({ name: 'Bob', email: 'bob@example.com' }))).id;
     });
     afterAll(async () => {
       await server.stop();
     });
 
-    const signIn = async (email: string): Promise<TestClient> => {
-      const client = server.client();
-      await client.get('/login');
-      expect((await client.post('/login', { form: { email, password: PASSWORD } })).status).toBe(303);
-      return client;
-    };
     const mails = async () => {
       const folder = join(root, 'storage', 'mail');
       if (!existsSync(folder)) return [];
@@ -88,7 +83,7 @@ for (const engine of useEngines()) {
     });
 
     it('fw/notifications.html lists the signed-in user\'s unread ones, links only safe URLs, and marks one or all as read', async () => {
-      const client = await signIn('ada@example.com');
+      const client = await signedIn(server, 'ada@example.com');
       const page = await client.get('/notifications');
       expect(page.status).toBe(200);
       expect(page.text).toContain('<a href="/invoices/7">Invoice 7 is paid</a>');
@@ -98,7 +93,7 @@ for (const engine of useEngines()) {
 
       const [newest] = await (await app.app.services()).get(TOKENS.notificationStore).unread(ada, 10);
       // Bob cannot mark Ada's notification.
-      const bobs = await signIn('bob@example.com');
+      const bobs = await signedIn(server, 'bob@example.com');
       await bobs.get('/notifications');
       expect((await bobs.post(`/notifications/${newest!.id}/read`)).status).toBe(303);
       expect((await client.get('/notifications')).text).toContain('Invoice 8 is paid');

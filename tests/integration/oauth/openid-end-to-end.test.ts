@@ -13,6 +13,8 @@ import { SIGN_IN_MESSAGES, SUCCESS_MESSAGES, TRY_AGAIN } from '../../../domain/o
 import { randomToken } from '../../../domain/oauth/pkce.js';
 import { useEngines, useTempDir } from '../../support/databases.js';
 import { loginAtDevProvider } from '../../support/dev-provider-login.js';
+import { copyOf, follow, signedIn, startSocialSignIn } from '../../support/flows.js';
+import { aUser } from '../../support/builders.js';
 
 /**
  * Social login against a REAL OpenID provider: the dev identity provider (oidc-provider) on
@@ -26,7 +28,6 @@ import { loginAtDevProvider } from '../../support/dev-provider-login.js';
 const APP_URL = 'http://localhost';
 const CALLBACK = `${APP_URL}/auth/provider_a/callback`;
 const CLIENT = { clientId: 'fw-e2e', clientSecret: randomToken(randomBytes(32)) };
-const PASSWORD = 'correct horse battery';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/u;
 
 const dir = useTempDir('fw-oauth-e2e-');
@@ -112,13 +113,6 @@ function buildApp(root: string, databaseUrl: string): { testApp: TestApp; clock:
   return { testApp, clock, events };
 }
 
-/** GET oauth.redirect; the authorization URL it sends the browser to, on the dev provider. */
-async function startAt(client: TestClient, provider = 'provider_a'): Promise<URL> {
-  const start = await client.get(`/auth/${provider}/redirect`);
-  expect(start.status).toBe(303);
-  return new URL(start.location ?? '');
-}
-
 /** The provider's redirect back, requested by `client` (path and query: APP_URL is not the test server's). */
 function callback(client: TestClient, back: URL, path = back.pathname): Promise<TestResponse> {
   return client.get(`${path}${back.search}`);
@@ -126,7 +120,7 @@ function callback(client: TestClient, back: URL, path = back.pathname): Promise<
 
 /** A whole sign-in: redirect, the person logs in at the provider as `login`, the callback. */
 async function signIn(client: TestClient, login: string) {
-  const authorize = await startAt(client);
+  const { authorize } = await startSocialSignIn(client, 'provider_a');
   const back = await loginAtDevProvider(authorize.href, login);
   const response = await callback(client, back);
   return { authorize, back, response };
@@ -138,22 +132,9 @@ async function whoAmI(client: TestClient): Promise<string | null> {
   return page.location === '/login' ? null : `(${page.status} ${page.location})`;
 }
 
-async function pageAfter(client: TestClient, location: string | null): Promise<string> {
-  return (await client.get(location ?? '/')).text;
-}
-
-/** Another browser holding a copy of this one's cookies (a copied cookie, or one of N tabs racing). */
-function copyOf(server: TestServer, client: TestClient): TestClient {
-  const copy = server.client();
-  for (const [name, value] of client.cookies) copy.cookies.set(name, value);
-  return copy;
-}
-
+/** A browser signed in with a password, checked by the page that names its user. */
 async function logInWithPassword(server: TestServer, email: string): Promise<TestClient> {
-  const client = server.client();
-  await client.get('/login');
-  const done = await client.post('/login', { form: { email, password: PASSWORD } });
-  expect(done.status).toBe(303);
+  const client = await signedIn(server, email);
   expect(await whoAmI(client)).toBe(email);
   return client;
 }
@@ -223,12 +204,12 @@ for (const engine of engines) {
 
     it('the nonce is checked: an ID token carrying another nonce than the session\'s is refused, nothing made', async () => {
       const client = h.server.client();
-      const authorize = await startAt(client);
+      const { authorize } = await startSocialSignIn(client, 'provider_a');
       authorize.searchParams.set('nonce', randomToken(randomBytes(32)));
       const back = await loginAtDevProvider(authorize.href, 'nonce-swapped');
       const response = await callback(client, back);
       expect(response.location).toBe('/login');
-      expect(await pageAfter(client, response.location)).toContain(TRY_AGAIN);
+      expect(await follow(client, response.location)).toContain(TRY_AGAIN);
       expect(await whoAmI(client)).toBeNull();
       expect(await (await users()).findByEmail('nonce-swapped@example.test')).toBeNull();
       expect(await (await links()).findByProviderAccount('provider_a', 'nonce-swapped')).toBeNull();
@@ -241,14 +222,14 @@ for (const engine of engines) {
       const { response } = await signIn(client, 'unverified-ann');
       expect(response.status).toBe(303);
       expect(response.location).toBe('/login');
-      expect(await pageAfter(client, response.location)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+      expect(await follow(client, response.location)).toContain(SIGN_IN_MESSAGES['unverified-email']);
       expect(await whoAmI(client)).toBeNull();
       expect(await (await users()).findByEmail('unverified-ann@example.test')).toBeNull();
       expect(await (await links()).findByProviderAccount('provider_a', 'unverified-ann')).toBeNull();
     });
 
     it('an existing user with a verified address is linked and logged in (keeping the password)', async () => {
-      const owner = await h.testApp.createUser({ name: 'Owner', email: 'owner@example.test', password: PASSWORD, verified: true });
+      const owner = await h.testApp.createUser(aUser({ name: 'Owner', email: 'owner@example.test' }));
       const client = h.server.client();
       const { response } = await signIn(client, 'owner');
       expect(response.location).toBe('/');
@@ -260,11 +241,11 @@ for (const engine of engines) {
     });
 
     it('an existing user whose address is unverified: refused with the advice to log in with the password and link from the account page', async () => {
-      const lazy = await h.testApp.createUser({ name: 'Lazy', email: 'lazy@example.test', password: PASSWORD, verified: false });
+      const lazy = await h.testApp.createUser(aUser({ name: 'Lazy', email: 'lazy@example.test', verified: false }));
       const client = h.server.client();
       const { response } = await signIn(client, 'lazy');
       expect(response.location).toBe('/login');
-      expect(await pageAfter(client, response.location)).toContain(SIGN_IN_MESSAGES['email-owner-unverified']);
+      expect(await follow(client, response.location)).toContain(SIGN_IN_MESSAGES['email-owner-unverified']);
       expect(await whoAmI(client)).toBeNull();
       expect(await (await links()).findByProviderAccount('provider_a', 'lazy')).toBeNull();
       expect((await (await users()).findById(lazy.id))?.isVerified()).toBe(false);
@@ -273,7 +254,7 @@ for (const engine of engines) {
 
     it('a replayed code is refused: the same browser replaying the callback after success, and an old copy of its cookie', async () => {
       const client = h.server.client();
-      const authorize = await startAt(client);
+      const { authorize } = await startSocialSignIn(client, 'provider_a');
       const back = await loginAtDevProvider(authorize.href, 'replayer');
       // The cookie session as it was before the callback: it still holds the state.
       const before = copyOf(h.server, client);
@@ -287,7 +268,7 @@ for (const engine of engines) {
       expect(replay.status).toBe(303);
       // A user whose state was refused lands where a login would, still logged in as themselves.
       expect(replay.location).toBe('/');
-      expect(await pageAfter(client, replay.location)).toContain(TRY_AGAIN);
+      expect(await follow(client, replay.location)).toContain(TRY_AGAIN);
       expect(await whoAmI(client)).toBe('replayer@example.test');
 
       const copied = await callback(before, back);
@@ -306,13 +287,13 @@ for (const engine of engines) {
 
     it("a replayed code is refused: a fresh sign-in's callback URL requested twice", async () => {
       const client = h.server.client();
-      const authorize = await startAt(client);
+      const { authorize } = await startSocialSignIn(client, 'provider_a');
       const back = await loginAtDevProvider(authorize.href, 'twice');
       const first = await callback(client, back);
       const second = await callback(client, back);
       expect([first.status, first.location]).toEqual([303, '/']);
       expect([second.status, second.location]).toEqual([303, '/']);
-      expect(await pageAfter(client, second.location)).toContain(TRY_AGAIN);
+      expect(await follow(client, second.location)).toContain(TRY_AGAIN);
       const user = await (await users()).findByEmail('twice@example.test');
       expect(eventsOf(user?.id).filter((e) => e instanceof LoggedInWith)).toHaveLength(1);
       expect(tokenCalls.filter((c) => c.code === back.searchParams.get('code'))).toHaveLength(1);
@@ -320,17 +301,17 @@ for (const engine of engines) {
 
     it('a code carried to another browser is refused (a guest, or a logged-in user: nothing linked to them); the browser that started it still signs in', async () => {
       const victim = h.server.client();
-      const authorize = await startAt(victim);
+      const { authorize } = await startSocialSignIn(victim, 'provider_a');
       const back = await loginAtDevProvider(authorize.href, 'carried');
 
       const guest = h.server.client();
       const stolen = await callback(guest, back);
       expect(stolen.status).toBe(303);
       expect(stolen.location).toBe('/login');
-      expect(await pageAfter(guest, stolen.location)).toContain(TRY_AGAIN);
+      expect(await follow(guest, stolen.location)).toContain(TRY_AGAIN);
       expect(await whoAmI(guest)).toBeNull();
 
-      await h.testApp.createUser({ name: 'Mallory', email: 'mallory@example.test', password: PASSWORD, verified: true });
+      await h.testApp.createUser(aUser({ name: 'Mallory', email: 'mallory@example.test' }));
       const mallory = await logInWithPassword(h.server, 'mallory@example.test');
       const planted = await callback(mallory, back);
       expect(planted.status).toBe(303);
@@ -347,13 +328,13 @@ for (const engine of engines) {
 
     it('a state older than ten minutes is refused; one a millisecond younger is accepted', async () => {
       const late = h.server.client();
-      const authorize = await startAt(late);
+      const { authorize } = await startSocialSignIn(late, 'provider_a');
       const back = await loginAtDevProvider(authorize.href, 'late');
       h.clock.advance(10 * 60_000);
       const logFrom = h.testApp.logs.length;
       const response = await callback(late, back);
       expect(response.location).toBe('/login');
-      expect(await pageAfter(late, response.location)).toContain(TRY_AGAIN);
+      expect(await follow(late, response.location)).toContain(TRY_AGAIN);
       expect(await whoAmI(late)).toBeNull();
       expect(await (await users()).findByEmail('late@example.test')).toBeNull();
       expect(refusals(logFrom, 'expired')).toHaveLength(1);
@@ -361,7 +342,7 @@ for (const engine of engines) {
 
       h.clock.advance(61_000);
       const inTime = h.server.client();
-      const started = await startAt(inTime);
+      const { authorize: started } = await startSocialSignIn(inTime, 'provider_a');
       const returned = await loginAtDevProvider(started.href, 'in-time');
       h.clock.advance(10 * 60_000 - 1);
       expect((await callback(inTime, returned)).location).toBe('/');
@@ -370,7 +351,7 @@ for (const engine of engines) {
 
     it("a state from provider_a sent to provider_b's callback is refused, and is spent: provider_a's callback then refuses it too", async () => {
       const client = h.server.client();
-      const authorize = await startAt(client);
+      const { authorize } = await startSocialSignIn(client, 'provider_a');
       const back = await loginAtDevProvider(authorize.href, 'crossed');
       const logFrom = h.testApp.logs.length;
       const crossed = await callback(client, back, '/auth/provider_b/callback');
@@ -388,7 +369,7 @@ for (const engine of engines) {
 
     it('race: 8 parallel callbacks with one state and the same cookies: exactly one logs in, the rest are refused cleanly', async () => {
       const starter = h.server.client();
-      const authorize = await startAt(starter);
+      const { authorize } = await startSocialSignIn(starter, 'provider_a');
       const back = await loginAtDevProvider(authorize.href, 'racer');
       const tabs = Array.from({ length: 8 }, () => copyOf(h.server, starter));
       const logLinesBefore = h.testApp.logs.length;
@@ -413,11 +394,11 @@ for (const engine of engines) {
     });
 
     it('race: two users pressing Link for one provider account at once: one link, the other refused cleanly', async () => {
-      const ada = await h.testApp.createUser({ name: 'Ada', email: 'ada@example.test', password: PASSWORD, verified: true });
-      const bob = await h.testApp.createUser({ name: 'Bob', email: 'bob@example.test', password: PASSWORD, verified: true });
+      const ada = await h.testApp.createUser(aUser({ name: 'Ada', email: 'ada@example.test' }));
+      const bob = await h.testApp.createUser(aUser({ name: 'Bob', email: 'bob@example.test' }));
       const browsers = [await logInWithPassword(h.server, 'ada@example.test'), await logInWithPassword(h.server, 'bob@example.test')];
       // Both reach the provider and log in there as the same person, then both come back at once.
-      const returns = await Promise.all(browsers.map(async (browser) => loginAtDevProvider((await startAt(browser)).href, 'contested')));
+      const returns = await Promise.all(browsers.map(async (browser) => loginAtDevProvider((await startSocialSignIn(browser, 'provider_a')).authorize.href, 'contested')));
       const logLinesBefore = h.testApp.logs.length;
 
       const responses = await Promise.all(browsers.map((browser, index) => callback(browser, returns[index] ?? new URL(CALLBACK))));
@@ -430,7 +411,7 @@ for (const engine of engines) {
       expect([ada.id, bob.id]).toContain(link?.userId);
       const winner = link?.userId === ada.id ? 0 : 1;
       const loser = 1 - winner;
-      const pages = await Promise.all(browsers.map((browser) => pageAfter(browser, '/account')));
+      const pages = await Promise.all(browsers.map((browser) => follow(browser, '/account')));
       expect(pages[winner]).toContain(SUCCESS_MESSAGES.linked);
       expect(pages[loser]).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
       const loserId = [ada.id, bob.id][loser] ?? 0;

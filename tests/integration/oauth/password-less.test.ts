@@ -7,24 +7,19 @@ import { Audit, Auth, LoggedIn, LoggedInWith, OAuth, ProviderB, TOKENS } from '.
 import { createWelcomeApp } from '../../../composition/default-app.js';
 import { App } from '../../../composition/app.js';
 import { TestApp } from '../../../composition/testing.js';
-import type { TestClient, TestServer } from '../../../composition/testing.js';
+import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
+import { aUser } from '../../support/builders.js';
+import { PASSWORD, signIn, socialSignIn } from '../../support/flows.js';
 import { fakeProviderB } from '../../support/fake-provider-b.js';
 import type { FakePerson } from '../../support/fake-provider-b.js';
 
 const dir = useTempDir('fw-oauth-passwordless-');
-const PASSWORD = 'correct horse battery';
 const PEOPLE: FakePerson[] = [
   { id: 201, email: 'social@example.com', verified: true, name: 'Social' },
   { id: 202, email: 'twofactor@example.com', verified: true, name: 'Two Factor' },
   { id: 203, email: 'stranger@example.com', verified: true },
 ];
-
-async function signIn(client: TestClient, code: string, query = '') {
-  const start = await client.get(`/auth/provider_b/redirect${query}`);
-  const state = new URL(start.location ?? '').searchParams.get('state') ?? '';
-  return client.get(`/auth/provider_b/callback?code=${code}&state=${state}`);
-}
 
 /**
  * Spec 000, 'Users without a password' and 'Login with a second step', over a real socket: a
@@ -56,7 +51,7 @@ describe('users without a password, and the second step, over a real socket', ()
 
   it('the password card is "Set a password" without a current-password field', async () => {
     const client = server.client();
-    await signIn(client, 'code-201');
+    await socialSignIn(client, 'provider_b', 'code-201');
     const page = (await client.get('/account')).text;
     expect(page).toContain('Set a password');
     expect(page).not.toContain('name="current_password"');
@@ -66,7 +61,7 @@ describe('users without a password, and the second step, over a real socket', ()
 
   it('after three hours, "Log out other devices" goes to /confirm-password, which offers "Or confirm it\'s you with" and only the linked providers, asking intent=confirm', async () => {
     const client = server.client();
-    await signIn(client, 'code-201-again');
+    await socialSignIn(client, 'provider_b', 'code-201-again');
     clock.advance(3 * 60 * 60_000 + 60_000);
     await client.get('/account');
     const asked = await client.post('/account/logout-other-devices');
@@ -77,7 +72,7 @@ describe('users without a password, and the second step, over a real socket', ()
     expect(confirm).not.toContain('name="password"');
 
     // Coming back from the provider with intent=confirm counts as typing the password.
-    const back = await signIn(client, 'code-201-confirm', '?intent=confirm');
+    const { back } = await socialSignIn(client, 'provider_b', 'code-201-confirm', '?intent=confirm');
     expect(back.location).toBe('/account');
     await client.get('/account');
     const done = await client.post('/account/logout-other-devices');
@@ -87,9 +82,9 @@ describe('users without a password, and the second step, over a real socket', ()
 
   it('intent=confirm with a provider account that is not linked to the user confirms nothing', async () => {
     const client = server.client();
-    await signIn(client, 'code-201-third');
+    await socialSignIn(client, 'provider_b', 'code-201-third');
     clock.advance(3 * 60 * 60_000 + 60_000);
-    const back = await signIn(client, 'code-203', '?intent=confirm');
+    const { back } = await socialSignIn(client, 'provider_b', 'code-203', '?intent=confirm');
     expect(back.location).toBe('/confirm-password');
     expect((await client.get('/confirm-password')).text).toContain('This provider account is not linked to yours.');
     const guarded = await client.get('/user/two-factor');
@@ -113,15 +108,14 @@ describe('users without a password, and the second step, over a real socket', ()
     await client.get(`/reset-password/${token}?email=social%40example.com`);
     const reset = await client.post('/reset-password', { form: { token, email: 'social@example.com', password: PASSWORD, password_confirmation: PASSWORD } });
     expect(reset.location).toBe('/login');
-    await client.get('/login');
-    const login = await client.post('/login', { form: { email: 'social@example.com', password: PASSWORD } });
+    const login = await signIn(client, 'social@example.com');
     expect(login.location).toBe('/');
   });
 
   it('a user with two-factor on waits at the challenge after the callback; LoggedInWith.secondStep is true and LoggedIn fires only after the code', async () => {
     // Made by a first sign-in; two-factor turned on (a login counts as a recent confirmation).
     const client = server.client();
-    await signIn(client, 'code-202');
+    await socialSignIn(client, 'provider_b', 'code-202');
     await client.get('/user/two-factor');
     await client.post('/user/two-factor');
     const page = (await client.get('/user/two-factor')).text;
@@ -133,7 +127,7 @@ describe('users without a password, and the second step, over a real socket', ()
     const user = await (await testApp.app.services()).get(TOKENS.userRepository).findByEmail('twofactor@example.com');
     events.splice(0);
     const browser = server.client();
-    const back = await signIn(browser, 'code-202-again');
+    const { back } = await socialSignIn(browser, 'provider_b', 'code-202-again');
     expect(back.location).toBe('/two-factor-challenge');
     expect(events).toEqual([new LoggedInWith(user?.id ?? 0, 'provider_b', true)]);
     expect((await browser.get('/account')).location).toBe('/login');
@@ -183,8 +177,8 @@ describe('the default app: OAuth.create().providerA().providerB()', () => {
       const client = server.client();
       expect((await client.get('/login')).text).not.toContain('Or continue with');
       // Nor a 'Linked accounts' card with nothing in it on the account page.
-      await testApp.createUser({ name: 'Ada', email: 'ada@example.com', password: PASSWORD, verified: true });
-      await client.post('/login', { form: { email: 'ada@example.com', password: PASSWORD } });
+      await testApp.createUser(aUser({ name: 'Ada', email: 'ada@example.com' }));
+      await signIn(client, 'ada@example.com');
       const account = await client.get('/account');
       expect(account.status).toBe(200);
       expect(account.text).not.toContain('Linked accounts');
@@ -207,8 +201,8 @@ describe('the default app: OAuth.create().providerA().providerB()', () => {
       const client = server.client();
       const login = (await client.get('/login')).text;
       expect(login).toContain('>GitHub Enterprise</a>');
-      await testApp.createUser({ name: 'Ada', email: 'ada@example.com', password: PASSWORD, verified: true });
-      await client.post('/login', { form: { email: 'ada@example.com', password: PASSWORD } });
+      await testApp.createUser(aUser({ name: 'Ada', email: 'ada@example.com' }));
+      await signIn(client, 'ada@example.com');
       expect((await client.get('/account')).text).toContain('Linked accounts');
       await client.post('/logout');
       expect(login).not.toContain('provider_a/redirect');

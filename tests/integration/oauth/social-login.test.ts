@@ -8,12 +8,13 @@ import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import { SIGN_IN_MESSAGES, TRY_AGAIN, UNLINK_MESSAGES } from '../../../domain/oauth/errors.js';
 import { useEngines, useOwnDatabase, useTempDir } from '../../support/databases.js';
+import { follow, PASSWORD, register, signIn, socialSignIn, startSocialSignIn } from '../../support/flows.js';
+import { aUser } from '../../support/builders.js';
 import { fakeProviderB, TOKEN_URL } from '../../support/fake-provider-b.js';
 import type { FakePerson } from '../../support/fake-provider-b.js';
 import type { FakeHttpClient } from '../../../adapters/outbound-http/fake-http-client.js';
 
 const dir = useTempDir('fw-oauth-');
-const PASSWORD = 'correct horse battery';
 
 /** Who provider_b knows: codes are `code-<id>`, each accepted once. */
 const PEOPLE: FakePerson[] = [
@@ -63,30 +64,10 @@ function socialApp(root: string, databaseUrl: string, options: { registration: b
   return { testApp, events, clock };
 }
 
-/** The spec's recipe: GET redirect, read `state` from `location`, GET the callback with a code. */
-async function signIn(client: TestClient, code: string, query = '') {
-  const start = await client.get(`/auth/provider_b/redirect${query}`);
-  expect(start.status).toBe(303);
-  const authorize = new URL(start.location ?? '');
-  const state = authorize.searchParams.get('state') ?? '';
-  const back = await client.get(`/auth/provider_b/callback?code=${code}&state=${state}`);
-  return { start, authorize, state, back };
-}
-
-async function registerWithPassword(client: TestClient, email: string): Promise<void> {
-  await client.get('/register');
-  const done = await client.post('/register', { form: { name: 'Pass Word', email, password: PASSWORD, password_confirmation: PASSWORD } });
-  expect(done.status).toBe(303);
-}
-
 async function whoAmI(client: TestClient): Promise<string | null> {
   const page = await client.get('/secure');
   if (page.status === 200) return page.json<{ user: string }>().user;
   return page.location === '/login' ? null : `(${page.status} ${page.location})`;
-}
-
-async function pageAfter(client: TestClient, location: string | null): Promise<string> {
-  return (await client.get(location ?? '/')).text;
 }
 
 for (const engine of useEngines()) {
@@ -109,7 +90,7 @@ for (const engine of useEngines()) {
 
       it('the spec recipe: a redirect to the provider with state and an S256 challenge, then the callback lands on /', async () => {
         const client = h.server.client();
-        const { authorize, back } = await signIn(client, 'code-101');
+        const { authorize, back } = await socialSignIn(client, 'provider_b', 'code-101');
         expect(`${authorize.origin}${authorize.pathname}`).toBe('https://github.com/login/oauth/authorize');
         expect(authorize.searchParams.get('client_id')).toBe('client-b');
         expect(authorize.searchParams.get('redirect_uri')).toBe('http://localhost/auth/provider_b/callback');
@@ -153,14 +134,14 @@ for (const engine of useEngines()) {
 
       it('row "already linked": that user is logged in, whatever address the provider reports now', async () => {
         const client = h.server.client();
-        await signIn(client, 'code-109');
+        await socialSignIn(client, 'provider_b', 'code-109');
         expect(await whoAmI(client)).toBe('changed@example.com');
         // The provider now reports another (verified) address: still the same user, and the
         // link row keeps what the provider said last.
         const person = PEOPLE.find((p) => p.id === 109);
         if (person !== undefined) person.email = 'renamed@example.com';
         const again = h.server.client();
-        await signIn(again, 'code-109-second');
+        await socialSignIn(again, 'provider_b', 'code-109-second');
         expect(await whoAmI(again)).toBe('changed@example.com');
         expect((await (await links()).findByProviderAccount('provider_b', '109'))?.email).toBe('renamed@example.com');
         expect(await (await users()).findByEmail('renamed@example.com')).toBeNull();
@@ -170,9 +151,9 @@ for (const engine of useEngines()) {
       it('row "not linked; the provider did not verify the address or gave none": refused, nothing made', async () => {
         for (const code of ['code-102', 'code-103']) {
           const client = h.server.client();
-          const { back } = await signIn(client, code);
+          const { back } = await socialSignIn(client, 'provider_b', code);
           expect(back.location).toBe('/login');
-          expect(await pageAfter(client, back.location)).toContain(SIGN_IN_MESSAGES['unverified-email']);
+          expect(await follow(client, back.location)).toContain(SIGN_IN_MESSAGES['unverified-email']);
           expect(await whoAmI(client)).toBe(null);
         }
         expect(await (await users()).findByEmail('unverified@example.com')).toBeNull();
@@ -181,9 +162,9 @@ for (const engine of useEngines()) {
       });
 
       it('row "a user has this address, verified": the provider account is linked to that user, who is logged in', async () => {
-        await h.testApp.createUser({ name: 'Owner', email: 'owner@example.com', password: PASSWORD, verified: true });
+        await h.testApp.createUser(aUser({ name: 'Owner', email: 'owner@example.com' }));
         const client = h.server.client();
-        const { back } = await signIn(client, 'code-104');
+        const { back } = await socialSignIn(client, 'provider_b', 'code-104');
         expect(back.location).toBe('/');
         expect(await whoAmI(client)).toBe('owner@example.com');
         const owner = await (await users()).findByEmail('owner@example.com');
@@ -191,11 +172,11 @@ for (const engine of useEngines()) {
       });
 
       it('row "a user has this address but it is not verified": refused with the advice to log in with the password and link from the account page', async () => {
-        await h.testApp.createUser({ name: 'Lazy', email: 'lazy@example.com', password: PASSWORD, verified: false });
+        await h.testApp.createUser(aUser({ name: 'Lazy', email: 'lazy@example.com', verified: false }));
         const client = h.server.client();
-        const { back } = await signIn(client, 'code-105');
+        const { back } = await socialSignIn(client, 'provider_b', 'code-105');
         expect(back.location).toBe('/login');
-        const page = await pageAfter(client, back.location);
+        const page = await follow(client, back.location);
         expect(page).toContain('Log in with your password, then link the provider from your account page.');
         expect(await whoAmI(client)).toBe(null);
         expect(await (await links()).findByProviderAccount('provider_b', '105')).toBeNull();
@@ -203,12 +184,11 @@ for (const engine of useEngines()) {
 
       it('row "a logged-in user returns (Link)": linked to them whatever the address; refused when linked to someone else', async () => {
         const client = h.server.client();
-        await h.testApp.createUser({ name: 'Linker', email: 'linker@example.com', password: PASSWORD, verified: true });
-        await client.get('/login');
-        await client.post('/login', { form: { email: 'linker@example.com', password: PASSWORD } });
-        const { back } = await signIn(client, 'code-106');
+        await h.testApp.createUser(aUser({ name: 'Linker', email: 'linker@example.com' }));
+        await signIn(client, 'linker@example.com');
+        const { back } = await socialSignIn(client, 'provider_b', 'code-106');
         expect(back.location).toBe('/account');
-        expect(await pageAfter(client, back.location)).toContain('The account is linked.');
+        expect(await follow(client, back.location)).toContain('The account is linked.');
         const linker = await (await users()).findByEmail('linker@example.com');
         expect((await (await links()).findByProviderAccount('provider_b', '106'))?.userId).toBe(linker?.id);
         // The account page's card shows it, with the address the provider gave and an Unlink control.
@@ -218,15 +198,15 @@ for (const engine of useEngines()) {
 
         // Someone else presses Link with the same provider account: refused, nothing moves.
         const other = h.server.client();
-        await registerWithPassword(other, 'other@example.com');
+        expect((await register(other, { email: 'other@example.com' })).status).toBe(303);
         const otherUser = await (await users()).findByEmail('other@example.com');
         if (otherUser !== null) {
           otherUser.markVerified(new Date());
           await (await users()).save(otherUser);
         }
-        const again = await signIn(other, 'code-106-again');
+        const again = await socialSignIn(other, 'provider_b', 'code-106-again');
         expect(again.back.location).toBe('/account');
-        expect(await pageAfter(other, again.back.location)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
+        expect(await follow(other, again.back.location)).toContain(SIGN_IN_MESSAGES['linked-to-another-user']);
         expect((await (await links()).findByProviderAccount('provider_b', '106'))?.userId).toBe(linker?.id);
       });
 
@@ -234,7 +214,7 @@ for (const engine of useEngines()) {
         const client = h.server.client();
         expect((await client.get('/auth/provider_z/redirect')).status).toBe(404);
         expect((await client.get('/auth/provider_z/callback?code=x&state=y')).status).toBe(404);
-        await registerWithPassword(client, 'z@example.com');
+        expect((await register(client, { email: 'z@example.com' })).status).toBe(303);
         await client.get('/account');
         expect((await client.request('DELETE', '/auth/provider_z')).status).toBe(404);
       });
@@ -251,18 +231,16 @@ for (const engine of useEngines()) {
       it('Value of state: a callback from another browser, for another provider, after ten minutes or used twice is refused', async () => {
         // Another browser: the state is not in its session.
         const starter = h.server.client();
-        const start = await starter.get('/auth/provider_b/redirect');
-        const state = new URL(start.location ?? '').searchParams.get('state') ?? '';
+        const { state } = await startSocialSignIn(starter, 'provider_b');
         const thief = h.server.client();
         const stolen = await thief.get(`/auth/provider_b/callback?code=code-108&state=${state}`);
         expect(stolen.location).toBe('/login');
-        expect(await pageAfter(thief, stolen.location)).toContain(TRY_AGAIN);
+        expect(await follow(thief, stolen.location)).toContain(TRY_AGAIN);
         expect(await whoAmI(thief)).toBe(null);
 
         // Ten minutes later, in the browser that started it.
         const late = h.server.client();
-        const lateStart = await late.get('/auth/provider_b/redirect');
-        const lateState = new URL(lateStart.location ?? '').searchParams.get('state') ?? '';
+        const { state: lateState } = await startSocialSignIn(late, 'provider_b');
         h.clock.advance(10 * 60_000);
         const tooLate = await late.get(`/auth/provider_b/callback?code=code-108&state=${lateState}`);
         expect(tooLate.location).toBe('/login');
@@ -270,7 +248,7 @@ for (const engine of useEngines()) {
 
         // Used once, whatever the outcome: a second callback with it is refused.
         const twice = h.server.client();
-        const { state: used, back } = await signIn(twice, 'code-does-not-exist');
+        const { state: used, back } = await socialSignIn(twice, 'provider_b', 'code-does-not-exist');
         expect(back.location).toBe('/login');
         const replay = await twice.get(`/auth/provider_b/callback?code=code-108&state=${used}`);
         expect(replay.location).toBe('/login');
@@ -284,9 +262,7 @@ for (const engine of useEngines()) {
       it('?remember=1 makes the login last as with "remember me"', async () => {
         PEOPLE.push({ id: 110, email: 'remember@example.com', verified: true });
         const client = h.server.client();
-        const start = await client.get('/auth/provider_b/redirect?remember=1');
-        const state = new URL(start.location ?? '').searchParams.get('state') ?? '';
-        const back = await client.get(`/auth/provider_b/callback?code=code-110&state=${state}`);
+        const { back } = await socialSignIn(client, 'provider_b', 'code-110', '?remember=1');
         expect(back.headers.getSetCookie().join('\n')).toMatch(/Max-Age=2592000/iu);
       });
 
@@ -297,9 +273,9 @@ for (const engine of useEngines()) {
         fake.on('POST', TOKEN_URL, { status: 503, body: 'down' });
         PEOPLE.push({ id: 111, email: 'down@example.com', verified: true });
         const client = h.server.client();
-        const { back } = await signIn(client, 'code-111');
+        const { back } = await socialSignIn(client, 'provider_b', 'code-111');
         expect(back.location).toBe('/login');
-        expect(await pageAfter(client, back.location)).toContain(TRY_AGAIN);
+        expect(await follow(client, back.location)).toContain(TRY_AGAIN);
         expect(await (await users()).findByEmail('down@example.com')).toBeNull();
         const warn = h.testApp.logs.filter((line) => line.level === 'warn' && line.message === 'social sign-in failed').at(-1);
         expect(JSON.stringify(warn)).toMatch(/requestId/u);
@@ -310,13 +286,13 @@ for (const engine of useEngines()) {
       it('unlink: refused for a password-less user\'s only provider (nothing changes), allowed once a password is set; it needs the CSRF token', async () => {
         const client = h.server.client();
         PEOPLE.push({ id: 112, email: 'only@example.com', verified: true });
-        await signIn(client, 'code-112');
+        await socialSignIn(client, 'provider_b', 'code-112');
         expect(await whoAmI(client)).toBe('only@example.com');
         await client.get('/account');
         expect((await client.request('DELETE', '/auth/provider_b', { csrf: false })).status).toBe(419);
         const refused = await client.request('DELETE', '/auth/provider_b');
         expect(refused.location).toBe('/account');
-        expect(await pageAfter(client, refused.location)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
+        expect(await follow(client, refused.location)).toContain(UNLINK_MESSAGES['only-way-to-log-in']);
         const only = await (await users()).findByEmail('only@example.com');
         expect(await (await links()).listOfUser(only?.id ?? 0)).toHaveLength(1);
         // The card says why and points at 'Set a password'.
@@ -326,7 +302,7 @@ for (const engine of useEngines()) {
         // Setting a password ends the other sessions and renews this one's CSRF token: the page shows the new one.
         await client.get('/account');
         const unlinked = await client.request('DELETE', '/auth/provider_b');
-        expect(await pageAfter(client, unlinked.location)).toContain('The account is unlinked.');
+        expect(await follow(client, unlinked.location)).toContain('The account is unlinked.');
         expect(await (await links()).listOfUser(only?.id ?? 0)).toHaveLength(0);
         expect(h.events.some((e) => e instanceof AccountUnlinked && e.userId === only?.id)).toBe(true);
       });
@@ -347,9 +323,9 @@ describe('social login with Auth.withoutRegistration()', () => {
 
   it('row "nobody has the address; without_registration": refused with "no account uses this address", nothing made', async () => {
     const client = server.client();
-    const { back } = await signIn(client, 'code-107');
+    const { back } = await socialSignIn(client, 'provider_b', 'code-107');
     expect(back.location).toBe('/login');
-    expect(await pageAfter(client, back.location)).toContain(SIGN_IN_MESSAGES['registration-closed']);
+    expect(await follow(client, back.location)).toContain(SIGN_IN_MESSAGES['registration-closed']);
     const services = await testApp.app.services();
     expect(await services.get(TOKENS.userRepository).findByEmail('closed@example.com')).toBeNull();
   });

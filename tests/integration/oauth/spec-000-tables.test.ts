@@ -47,6 +47,8 @@ import type { TestClient, TestResponse, TestServer } from '../../../composition/
 import { SIGN_IN_MESSAGES, SUCCESS_MESSAGES, TRY_AGAIN, UNLINK_MESSAGES } from '../../../domain/oauth/errors.js';
 import { sameSecret } from '../../../domain/security/constant-time.js';
 import { useTempDir } from '../../support/databases.js';
+import { aUser } from '../../support/builders.js';
+import { follow, PASSWORD, signIn, socialSignIn, startSocialSignIn } from '../../support/flows.js';
 import { API_URL, TOKEN_URL, fakeProviderB } from '../../support/fake-provider-b.js';
 import type { FakePerson } from '../../support/fake-provider-b.js';
 
@@ -58,7 +60,6 @@ vi.mock('../../../domain/security/constant-time.js', async (importOriginal) => {
 });
 
 const dir = useTempDir('fw-spec-000-');
-const PASSWORD = 'correct horse battery';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const FAR_FUTURE = new Date('2100-01-01T00:00:00Z');
@@ -358,41 +359,20 @@ beforeEach(() => clock.advance(61_000));
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-/** GET oauth.redirect; the authorization URL it points at and the `state` in its query. */
-async function start(client: TestClient, provider: string, query = '') {
-  const response = await client.get(`/auth/${provider}/redirect${query}`);
-  expect(response.status, `oauth.redirect for ${provider}`).toBe(303);
-  const authorize = new URL(response.location ?? '');
-  return { response, authorize, state: authorize.searchParams.get('state') ?? '' };
-}
-
-/** The spec's recipe: GET the redirect, read `state` from `location`, GET the callback with a code. */
-async function signIn(client: TestClient, provider: string, code: string, query = '') {
-  const started = await start(client, provider, query);
-  const back = await client.get(`/auth/${provider}/callback?code=${encodeURIComponent(code)}&state=${started.state}`);
-  return { ...started, back };
-}
-
-const signInB = (client: TestClient, person: FakePerson, query = '') => signIn(client, 'provider_b', codeB(person), query);
-const signInAcme = (client: TestClient, person: AcmePerson, query = '') => signIn(client, 'acme', codeAcme(person), query);
+const signInB = (client: TestClient, person: FakePerson, query = '') => socialSignIn(client, 'provider_b', codeB(person), query);
+const signInAcme = (client: TestClient, person: AcmePerson, query = '') => socialSignIn(client, 'acme', codeAcme(person), query);
 
 async function who(client: TestClient): Promise<string | null> {
   return (await client.get('/who')).json<{ user: string | null }>().user;
 }
 
-/** The page a redirect leads to (where its toast shows). */
-async function follow(client: TestClient, response: TestResponse): Promise<string> {
-  return (await client.get(response.location ?? '/')).text;
-}
-
 async function passwordUser(app: Running, email: string, verified = true) {
-  return app.testApp.createUser({ name: 'Pass Word', email, password: PASSWORD, verified });
+  return app.testApp.createUser(aUser({ name: 'Pass Word', email, verified }));
 }
 
 async function loggedInWithPassword(app: Running, email: string, form: Record<string, string> = {}): Promise<{ client: TestClient; login: TestResponse }> {
   const client = app.server.client();
-  await client.get('/login');
-  const login = await client.post('/login', { form: { email, password: PASSWORD, ...form } });
+  const login = await signIn(client, email, PASSWORD, form);
   expect(login.status).toBe(303);
   expect(await who(client)).toBe(email);
   return { client, login };
@@ -471,7 +451,7 @@ describe('Setup variables', () => {
     const client = closed.server.client();
     expect((await client.get('/login')).text).toMatch(/href="\/auth\/provider_a\/redirect"[^>]*>Google<\/a>/u);
     const before = closed.fake.calls.length;
-    const { authorize, state, response } = await start(client, 'provider_a');
+    const { authorize, state, response } = await startSocialSignIn(client, 'provider_a');
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${IDP}/authorize`);
     expect(authorize.searchParams.get('client_id')).toBe('a-id-from-settings');
     expect(response.location).not.toContain('a-secret-from-settings');
@@ -557,7 +537,7 @@ describe('Setup steps', () => {
 
 describe("Adding another provider: the Provider's members", () => {
   const person = personAcme('acme-member@example.com', true, 'Acme Member');
-  let signedIn: Awaited<ReturnType<typeof signIn>>;
+  let signedIn: Awaited<ReturnType<typeof socialSignIn>>;
   let client: TestClient;
   /** What the fake saw during this sign-in. */
   let calls: FakeHttpClient['calls'] = [];
@@ -594,7 +574,7 @@ describe("Adding another provider: the Provider's members", () => {
     // create('beta-id', 'beta-secret'): in code.
     const betaPerson = personAcme('beta-credentials@example.com');
     betaExchanges.splice(0);
-    const betaStart = await signIn(main.server.client(), 'beta', codeBeta(betaPerson));
+    const betaStart = await socialSignIn(main.server.client(), 'beta', codeBeta(betaPerson));
     expect(betaStart.authorize.searchParams.get('client_id')).toBe('beta-id');
     expect(betaExchanges.map((e) => [e.clientId, e.clientSecret])).toEqual([['beta-id', 'beta-secret']]);
   });
@@ -636,7 +616,7 @@ describe("Adding another provider: the Provider's members", () => {
     betaExchanges.splice(0);
     const from = main.fake.calls.length;
     const code = codeBeta(betaPerson);
-    const { authorize, back } = await signIn(browser, 'beta', code);
+    const { authorize, back } = await socialSignIn(browser, 'beta', code);
     expect(betaExchanges).toHaveLength(1);
     const exchange = betaExchanges[0];
     expect(exchange).toMatchObject({ tokenEndpoint: BETA.token, clientId: 'beta-id', clientSecret: 'beta-secret', code, redirectUri: `${APP_URL}/auth/beta/callback` });
@@ -916,7 +896,7 @@ describe('Link state of a provider account', () => {
 describe('Value of state', () => {
   it('Value of state: none → stored in the session by oauth.redirect, when the provider is enabled', async () => {
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     expect(await sessionsHolding(main, state)).toBe(1);
     // Not enabled: 404, nothing started.
@@ -927,7 +907,7 @@ describe('Value of state', () => {
     // Wrong: the provider refuses the code. The state is gone; a good code with it is refused.
     const person = personB('state-removed@example.com');
     const client = main.server.client();
-    const wrong = await start(client, 'provider_b');
+    const wrong = await startSocialSignIn(client, 'provider_b');
     const failed = await client.get(`/auth/provider_b/callback?code=code-no-such-person&state=${wrong.state}`);
     expect(failed.location).toBe('/login');
     expect(await sessionsHolding(main, wrong.state)).toBe(0);
@@ -950,7 +930,7 @@ describe('Value of state', () => {
   it('Value of state: stored → accepted in the same browser, within ten minutes, for the same provider, value equal (constant-time comparison)', async () => {
     const person = personB('state-accepted@example.com');
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     clock.advance(10 * MINUTE - 1);
     vi.mocked(sameSecret).mockClear();
     const back = await client.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${state}`);
@@ -964,25 +944,25 @@ describe('Value of state', () => {
     const person = personB('state-refused@example.com');
     // Another browser.
     const starter = main.server.client();
-    const started = await start(starter, 'provider_b');
+    const started = await startSocialSignIn(starter, 'provider_b');
     const thief = main.server.client();
     const stolen = await thief.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${started.state}`);
     expect(await follow(thief, stolen)).toContain(TRY_AGAIN);
     expect(await who(thief)).toBeNull();
     // Ten minutes old.
     const late = main.server.client();
-    const lateStart = await start(late, 'provider_b');
+    const lateStart = await startSocialSignIn(late, 'provider_b');
     clock.advance(10 * MINUTE);
     await late.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${lateStart.state}`);
     expect(await who(late)).toBeNull();
     // Another provider: a state of provider_b presented at acme's callback.
     const crossed = main.server.client();
-    const crossedStart = await start(crossed, 'provider_b');
+    const crossedStart = await startSocialSignIn(crossed, 'provider_b');
     await crossed.get(`/auth/acme/callback?code=${codeAcme(personAcme('state-crossed@example.com'))}&state=${crossedStart.state}`);
     expect(await who(crossed)).toBeNull();
     // A value that is not equal.
     const tampered = main.server.client();
-    const tamperedStart = await start(tampered, 'provider_b');
+    const tamperedStart = await startSocialSignIn(tampered, 'provider_b');
     const other = `${tamperedStart.state.slice(0, -1)}${tamperedStart.state.endsWith('A') ? 'B' : 'A'}`;
     await tampered.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${other}`);
     expect(await who(tampered)).toBeNull();
@@ -1000,7 +980,7 @@ describe('Endpoints', () => {
 
   it('Endpoints: GET /auth/{provider}/redirect (oauth.redirect) starts a sign-in: redirects to the provider with state and the PKCE challenge', async () => {
     expect((await routeNames())[0]).toBe('/auth/acme/redirect');
-    const { response, authorize } = await start(main.server.client(), 'acme');
+    const { response, authorize } = await startSocialSignIn(main.server.client(), 'acme');
     expect(response.status).toBe(303);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(ACME.authorize);
     expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/u);
@@ -1047,7 +1027,7 @@ describe('Payloads', () => {
       [user, '?intent=confirm'],
       [user, '?intent=confirm&remember=1'],
     ] as const) {
-      const { authorize } = await start(client, 'provider_b', query);
+      const { authorize } = await startSocialSignIn(client, 'provider_b', query);
       expect(`${authorize.origin}${authorize.pathname}`, query).toBe('https://github.com/login/oauth/authorize');
       expect(authorize.searchParams.get('state'), query).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     }
@@ -1065,7 +1045,7 @@ describe('Payloads', () => {
     expect((await signInB(closed.server.client(), personB('landing-redirect-to@example.com'))).back.location).toBe('/dashboard');
     // Not strings (missing, repeated): refused like any bad callback, never a server error.
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     for (const query of [`state=${state}`, 'code=code-x', `code=a&code=b&state=${state}`, `code=a&state=${state}&state=${state}`]) {
       const back = await client.get(`/auth/provider_b/callback?${query}`);
       expect([back.status, back.location], query).toEqual([303, '/login']);
@@ -1180,13 +1160,13 @@ describe('Authentication', () => {
   });
 
   it('Authentication 2: state is random, kept in the session, compared in constant time and used once; with cookie sessions an old copy of the cookie still holds it, but the code is accepted once', async () => {
-    const states = await Promise.all([0, 1, 2].map(async () => (await start(main.server.client(), 'provider_b')).state));
+    const states = await Promise.all([0, 1, 2].map(async () => (await startSocialSignIn(main.server.client(), 'provider_b')).state));
     expect(new Set(states).size).toBe(3);
     for (const state of states) expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     // Kept in the session (the main app's sessions are rows of the database), compared in constant time.
     const person = personB('state-once@example.com');
     const client = main.server.client();
-    const { state } = await start(client, 'provider_b');
+    const { state } = await startSocialSignIn(client, 'provider_b');
     expect(await sessionsHolding(main, state)).toBe(1);
     vi.mocked(sameSecret).mockClear();
     expect((await client.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${state}`)).location).toBe('/');
@@ -1199,7 +1179,7 @@ describe('Authentication', () => {
     // Cookie sessions (the custom app): a copy of the cookie taken before the callback.
     const browser = custom.server.client();
     const cookiePerson = personB('state-cookie-copy@example.com');
-    const started = await start(browser, 'provider_b');
+    const started = await startSocialSignIn(browser, 'provider_b');
     const oldCopy = custom.server.client();
     for (const [name, value] of browser.cookies) oldCopy.cookies.set(name, value);
     const code = codeB(cookiePerson);
@@ -1277,8 +1257,8 @@ describe('Authentication', () => {
   });
 
   it("Authentication 7: the provider's scopes are given by scopes() (the built-in providers' scopes are not shown by the spec)", async () => {
-    expect((await start(main.server.client(), 'acme')).authorize.searchParams.get('scope')).toBe('identity email:read');
-    expect((await start(main.server.client(), 'beta')).authorize.searchParams.get('scope')).toBe('beta.profile');
+    expect((await startSocialSignIn(main.server.client(), 'acme')).authorize.searchParams.get('scope')).toBe('identity email:read');
+    expect((await startSocialSignIn(main.server.client(), 'beta')).authorize.searchParams.get('scope')).toBe('beta.profile');
   });
 });
 
@@ -1360,15 +1340,15 @@ describe('Errors', () => {
   it('Errors: callback from another browser, after ten minutes, or for another provider → refused', async () => {
     const person = personB('error-state@example.com');
     const starter = main.server.client();
-    const { state } = await start(starter, 'provider_b');
+    const { state } = await startSocialSignIn(starter, 'provider_b');
     const other = main.server.client();
     expect((await other.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${state}`)).location).toBe('/login');
     const late = main.server.client();
-    const lateStart = await start(late, 'provider_b');
+    const lateStart = await startSocialSignIn(late, 'provider_b');
     clock.advance(10 * MINUTE + 1);
     expect((await late.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${lateStart.state}`)).location).toBe('/login');
     const crossed = main.server.client();
-    const crossedStart = await start(crossed, 'acme');
+    const crossedStart = await startSocialSignIn(crossed, 'acme');
     expect((await crossed.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${crossedStart.state}`)).location).toBe('/login');
     for (const client of [other, late, crossed]) expect(await who(client)).toBeNull();
     expect(await userByEmail(main, 'error-state@example.com')).toBeNull();
@@ -1411,13 +1391,13 @@ describe('Errors', () => {
     profileDown.profileDown = true;
     const failures: [string, (client: TestClient) => Promise<TestResponse>][] = [
       // The token endpoint is down.
-      ['acme', async (client) => (await signIn(client, 'acme', 'acme-down')).back],
+      ['acme', async (client) => (await socialSignIn(client, 'acme', 'acme-down')).back],
       // The token endpoint refuses the code.
-      ['provider_b', async (client) => (await signIn(client, 'provider_b', 'code-nobody-knows')).back],
+      ['provider_b', async (client) => (await socialSignIn(client, 'provider_b', 'code-nobody-knows')).back],
       // The profile cannot be read.
       ['acme', async (client) => (await signInAcme(client, profileDown)).back],
       // A provider's own exchange breaks.
-      ['beta', async (client) => (await signIn(client, 'beta', 'beta-unknown')).back],
+      ['beta', async (client) => (await socialSignIn(client, 'beta', 'beta-unknown')).back],
     ];
     for (const [provider, fail] of failures) {
       const before = warnings(main).length;
@@ -1444,18 +1424,18 @@ describe('Limits', () => {
     const person = personB('limit-state@example.com');
     // Ten minutes: refused at 10:00, accepted just before.
     const late = main.server.client();
-    const lateStart = await start(late, 'provider_b');
+    const lateStart = await startSocialSignIn(late, 'provider_b');
     clock.advance(10 * MINUTE);
     expect((await late.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${lateStart.state}`)).location).toBe('/login');
     expect(await who(late)).toBeNull();
     const inTime = main.server.client();
-    const inTimeStart = await start(inTime, 'provider_b');
+    const inTimeStart = await startSocialSignIn(inTime, 'provider_b');
     clock.advance(10 * MINUTE - 1_000);
     await inTime.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${inTimeStart.state}`);
     expect(await who(inTime)).toBe('limit-state@example.com');
     // Single use: a first callback that fails spends it; the same state with a good code is refused.
     const once = main.server.client();
-    const onceStart = await start(once, 'provider_b');
+    const onceStart = await startSocialSignIn(once, 'provider_b');
     expect((await once.get(`/auth/provider_b/callback?code=code-unknown-${codes}&state=${onceStart.state}`)).location).toBe('/login');
     expect((await once.get(`/auth/provider_b/callback?code=${codeB(person)}&state=${onceStart.state}`)).location).toBe('/login');
     expect(await who(once)).toBeNull();

@@ -1,7 +1,7 @@
 import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
-import { hostAllowed } from '../../../../domain/security/trusted-hosts.js';
-import type { TrustedHosts } from '../../../../domain/security/trusted-hosts.js';
+import { hostAllowed } from '../../../../domain/http/trusted-hosts.js';
+import type { TrustedHosts } from '../../../../domain/http/trusted-hosts.js';
 
 /**
  * With TRUSTED_HOSTS set, a request for any other Host is answered 400 before anything else

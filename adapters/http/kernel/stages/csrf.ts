@@ -1,4 +1,4 @@
-import { csrfCheck } from '../../../../domain/security/csrf.js';
+import { csrfCheck } from '../../../../domain/http/csrf.js';
 import { SetCookie } from '../cookies.js';
 import { HttpAbort } from '../http-error.js';
 import { withExtras } from '../replies.js';

@@ -1,4 +1,4 @@
-import { etagEligible, etagFor, ifNoneMatchMatches } from '../../../../domain/security/etag.js';
+import { etagEligible, etagFor, ifNoneMatchMatches } from '../../../../domain/http/etag.js';
 import { Combined, JsonReply, TextReply } from '../replies.js';
 import type { Reply } from '../replies.js';
 import type { KernelContext } from '../context.js';

@@ -4,7 +4,7 @@ import {
   maintenanceAnswer,
   maintenanceBypassCookie,
   parseMaintenanceMarker,
-} from '../../../../domain/security/maintenance.js';
+} from '../../../../domain/http/maintenance/maintenance.js';
 import type { Clock } from '../../../../ports/clock.js';
 import type { Logger } from '../../../../ports/logger.js';
 import type { MaintenanceSwitch } from '../../../../ports/maintenance-switch.js';

@@ -1,5 +1,5 @@
-import { currentWindow, counterSubject, decide, decisionHeaders, windowKey } from '../../../../domain/security/rate-limit.js';
-import type { Limit } from '../../../../domain/security/rate-limit.js';
+import { currentWindow, counterSubject, decide, decisionHeaders, windowKey } from '../../../../domain/http/rate-limits/rate-limit.js';
+import type { Limit } from '../../../../domain/http/rate-limits/rate-limit.js';
 import type { CacheStore } from '../../../../ports/cache-store.js';
 import type { Clock } from '../../../../ports/clock.js';
 import { HttpAbort } from '../http-error.js';

@@ -1,5 +1,5 @@
-import { bearerToken } from '../../../../domain/security/bearer.js';
-import { UNAUTHENTICATED } from '../../../../domain/security/guards.js';
+import { bearerToken } from '../../../../domain/http/bearer.js';
+import { UNAUTHENTICATED } from '../../../../domain/http/guards.js';
 import { AuthUser } from '../auth-user.js';
 import { HttpAbort } from '../http-error.js';
 import type { IdentityServices } from '../identity.js';

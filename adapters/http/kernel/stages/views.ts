@@ -1,5 +1,5 @@
 import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
-import { sameSiteTarget } from '../../../../domain/security/same-site.js';
+import { sameSiteTarget } from '../../../../domain/http/same-site.js';
 import type { ViewRenderer } from '../../../../ports/view-renderer.js';
 import { HttpAbort } from '../http-error.js';
 import { Combined, HxHeader, Redirect, StatusReply, Toast, View } from '../replies.js';

@@ -4,8 +4,9 @@ import { FixedClock } from '../../../../adapters/clock/fixed-clock.js';
 import { createDefaultApp } from '../../../../composition/default-app.js';
 import { TestApp } from '../../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../../composition/testing.js';
-import { DEFAULT_BODY_MAX_DEPTH } from '../../../../domain/security/body-depth.js';
+import { DEFAULT_BODY_MAX_DEPTH } from '../../../../domain/http/body-depth.js';
 import { useTempDir } from '../../../support/databases.js';
+import * as flows from '../../../support/flows.js';
 
 /**
  * Deeply nested bodies (outside review: `[[[[…]]]]` 5000 deep in a JSON login gave a 500 and an
@@ -50,8 +51,7 @@ describe('deeply nested bodies on every body-reading route of the default app, o
       .filter((route) => !['GET', 'HEAD', 'OPTIONS'].includes(route.method));
     await testApp.createUser({ name: 'Member', email: 'member@example.com', password: PASSWORD, verified: true });
     member = server.client();
-    await member.get('/login');
-    expect((await member.post('/login', { form: { email: 'member@example.com', password: PASSWORD } })).location).toBe('/');
+    expect((await flows.signIn(member, 'member@example.com', PASSWORD)).location).toBe('/');
     await member.get('/account');
   });
   afterAll(() => server.stop());

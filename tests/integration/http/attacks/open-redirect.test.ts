@@ -7,6 +7,7 @@ import { createDefaultApp } from '../../../../composition/default-app.js';
 import { TestApp } from '../../../../composition/testing.js';
 import type { TestServer } from '../../../../composition/testing.js';
 import { useTempDir } from '../../../support/databases.js';
+import * as flows from '../../../support/flows.js';
 import { rawRequest } from './raw-http.js';
 
 /**
@@ -98,8 +99,7 @@ describe('redirects built from request input stay on the site, over a real socke
         }
       }
       nextMinute();
-      await browser.get('/login');
-      const login = await browser.post('/login', { form: { email, password: 'member password 1' } });
+      const login = await flows.signIn(browser, email, 'member password 1');
       expect(login.status, target).toBe(303);
       expectOnSite(login.location, target);
     }

@@ -6,8 +6,8 @@ import { parseBody } from '../../../../adapters/http/kernel/body.js';
 import { HttpAbort } from '../../../../adapters/http/kernel/http-error.js';
 import { hmacSha256Webhook } from '../../../../adapters/http/webhooks.js';
 import type { WebhookRequest } from '../../../../adapters/http/webhooks.js';
-import { parsePathPattern } from '../../../../domain/routing/path-pattern.js';
-import { hmacSha256Matches } from '../../../../domain/security/webhook-signature.js';
+import { parsePathPattern } from '../../../../domain/http/routing/path-pattern.js';
+import { hmacSha256Matches } from '../../../../domain/webhooks/webhook-signature.js';
 
 const request = (body: string | Buffer, headers: WebhookRequest['headers']): WebhookRequest => ({ method: 'POST', path: '/hooks', headers, body: Buffer.from(body) });
 

@@ -15,7 +15,7 @@ import { providerEnabled } from '../../../../domain/oauth/provider.js';
 import { decideUnlink } from '../../../../domain/oauth/unlink.js';
 import type { CredentialValues } from '../../../../domain/oauth/provider.js';
 import { facts, linkBy, user, withProfile } from './callback-facts.js';
-import { minutesAfter, start, T0 } from './sign-in-support.js';
+import { aPendingSignIn, minutesAfter, T0 } from '../../../support/builders.js';
 
 describe("the spec's Errors table", () => {
   it.each<[string, CredentialValues, boolean]>([
@@ -28,13 +28,13 @@ describe("the spec's Errors table", () => {
     expect(providerEnabled(credentials)).toBe(enabled);
   });
 
-  const stored = addPendingSignIn(undefined, start(), T0);
+  const stored = addPendingSignIn(undefined, aPendingSignIn(), T0);
   it.each<[string, unknown, string, Date]>([
     ['callback from another browser → refused', undefined, 'provider_a', T0],
     ['callback after ten minutes → refused', stored, 'provider_a', minutesAfter(T0, STATE_LIFETIME_MINUTES)],
     ['callback for another provider → refused', stored, 'provider_b', T0],
   ])('%s, and the visitor reads try again', (_row, session, provider, now) => {
-    expect(takePendingSignIn(session, { provider, state: start().state }, now).check.kind).toBe('refused');
+    expect(takePendingSignIn(session, { provider, state: aPendingSignIn().state }, now).check.kind).toBe('refused');
     expect(signInRefused('state-refused', refusalLanding(null, false))).toMatchObject({ landing: 'login', log: 'warn', notice: { message: TRY_AGAIN }, events: [] });
   });
 
@@ -85,11 +85,11 @@ describe("the spec's Errors table", () => {
 describe("the spec's Limits table", () => {
   it('lifetime of state: ten minutes, single use', () => {
     expect([STATE_LIFETIME_MINUTES, STATE_USES]).toEqual([10, 1]);
-    const stored = addPendingSignIn(undefined, start(), T0);
+    const stored = addPendingSignIn(undefined, aPendingSignIn(), T0);
     const early = minutesAfter(T0, STATE_LIFETIME_MINUTES - 1);
-    const first = takePendingSignIn(stored, { provider: 'provider_a', state: start().state }, early);
+    const first = takePendingSignIn(stored, { provider: 'provider_a', state: aPendingSignIn().state }, early);
     expect(first.check.kind).toBe('accepted');
-    expect(takePendingSignIn(first.remaining, { provider: 'provider_a', state: start().state }, early).check).toEqual({ kind: 'refused', reason: 'unknown-state' });
+    expect(takePendingSignIn(first.remaining, { provider: 'provider_a', state: aPendingSignIn().state }, early).check).toEqual({ kind: 'refused', reason: 'unknown-state' });
   });
 
   it('recent confirmation after login: three hours, the same as a typed password', () => {

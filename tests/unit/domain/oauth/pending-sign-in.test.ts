@@ -4,11 +4,11 @@ import { MAX_PENDING_SIGN_INS, STATE_LIFETIME_MS } from '../../../../domain/oaut
 import { pkceChallenge } from '../../../../domain/oauth/pkce.js';
 import { authorizationParameters, newPendingSignIn, pendingSignInToJson, readPendingSignIn } from '../../../../domain/oauth/pending-sign-in.js';
 import type { PendingSignInJson } from '../../../../domain/oauth/pending-sign-in.js';
-import { bytes, guestRemember as guest, start, T0 } from './sign-in-support.js';
+import { aPendingSignIn, guestRemember as guest, seededBytes as bytes, T0 } from '../../../support/builders.js';
 
 describe('a pending sign-in', () => {
   it('holds a random state, a PKCE verifier, a nonce for OpenID, what it is for, and when it started', () => {
-    const p = start();
+    const p = aPendingSignIn();
     expect(p).toEqual({
       provider: 'provider_a',
       state: Buffer.from(bytes(1)).toString('base64url'),
@@ -20,36 +20,36 @@ describe('a pending sign-in', () => {
       startedAt: T0,
     });
     expect(Object.isFrozen(p)).toBe(true);
-    expect(start({ openId: false }).nonce).toBeNull();
+    expect(aPendingSignIn({ openId: false }).nonce).toBeNull();
   });
 
   it('puts the state, the S256 challenge and the nonce in the authorization URL, never the verifier', () => {
-    const p = start();
+    const p = aPendingSignIn();
     const params = authorizationParameters(p);
     expect(params).toEqual({ state: p.state, code_challenge: pkceChallenge(p.verifier), code_challenge_method: 'S256', nonce: p.nonce });
     expect(Object.values(params)).not.toContain(p.verifier);
-    expect(authorizationParameters(start({ openId: false }))).not.toHaveProperty('nonce');
+    expect(authorizationParameters(aPendingSignIn({ openId: false }))).not.toHaveProperty('nonce');
   });
 
   it.each<[string, () => unknown]>([
-    ['a provider name with a slash', () => start({ provider: 'a/b' })],
-    ['an empty provider name', () => start({ provider: '' })],
-    ['a guest login with a user', () => start({ purpose: { intent: 'login', userId: 3, remember: false } })],
-    ['a link without a user', () => start({ purpose: { intent: 'link', userId: null, remember: false } })],
-    ['a link with remember', () => start({ purpose: { intent: 'link', userId: 3, remember: true } })],
+    ['a provider name with a slash', () => aPendingSignIn({ provider: 'a/b' })],
+    ['an empty provider name', () => aPendingSignIn({ provider: '' })],
+    ['a guest login with a user', () => aPendingSignIn({ purpose: { intent: 'login', userId: 3, remember: false } })],
+    ['a link without a user', () => aPendingSignIn({ purpose: { intent: 'link', userId: null, remember: false } })],
+    ['a link with remember', () => aPendingSignIn({ purpose: { intent: 'link', userId: 3, remember: true } })],
     ['too few random bytes', () => newPendingSignIn({ provider: 'p', purpose: guest, random: { state: new Uint8Array(16), verifier: bytes(2), nonce: null }, now: T0 })],
-    ['an invalid date', () => start({ now: new Date(Number.NaN) })],
+    ['an invalid date', () => aPendingSignIn({ now: new Date(Number.NaN) })],
   ])('refuses to start with %s (a programmer error)', (_what, make) => {
     expect(make).toThrow(TypeError);
   });
 
   it('stores as plain JSON and reads back the same value', () => {
-    const p = start({ purpose: { intent: 'confirm', userId: 9, remember: false } });
+    const p = aPendingSignIn({ purpose: { intent: 'confirm', userId: 9, remember: false } });
     const json = JSON.parse(JSON.stringify(pendingSignInToJson(p))) as unknown;
     expect(readPendingSignIn(json, T0)).toEqual(p);
   });
 
-  const stored = pendingSignInToJson(start());
+  const stored = pendingSignInToJson(aPendingSignIn());
   it.each<[string, unknown]>([
     ['null', null],
     ['a string', 'pending'],

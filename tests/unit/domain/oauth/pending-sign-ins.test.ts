@@ -6,7 +6,7 @@ import { MAX_PENDING_SIGN_INS } from '../../../../domain/oauth/limits.js';
 import { pendingSignInToJson } from '../../../../domain/oauth/pending-sign-in.js';
 import type { PendingSignIn } from '../../../../domain/oauth/pending-sign-in.js';
 import { addPendingSignIn, readPendingSignIns, takePendingSignIn } from '../../../../domain/oauth/pending-sign-ins.js';
-import { minutesAfter, start, T0 } from './sign-in-support.js';
+import { aPendingSignIn, minutesAfter, T0 } from '../../../support/builders.js';
 
 // The real comparison, watched: the tests check that every entry is compared.
 vi.mock('../../../../domain/security/constant-time.js', async (importOriginal) => {
@@ -19,8 +19,8 @@ function storeAfter(list: unknown, p: PendingSignIn, now: Date = p.startedAt): u
   return JSON.parse(JSON.stringify(addPendingSignIn(list, p, now)));
 }
 
-const tab1 = start({ seed: 1 });
-const tab2 = start({ seed: 2, provider: 'provider_b', now: minutesAfter(T0, 1) });
+const tab1 = aPendingSignIn({ seed: 1 });
+const tab2 = aPendingSignIn({ seed: 2, provider: 'provider_b', now: minutesAfter(T0, 1) });
 const oneStored = storeAfter(undefined, tab1);
 
 beforeEach(() => {
@@ -46,7 +46,7 @@ describe("the spec's 'Value of state' table", () => {
 
   it.each<[string, unknown, { provider: string; state: unknown }, Date, string]>([
     ['other browser (its session has no pending sign-in)', undefined, { provider: 'provider_a', state: tab1.state }, T0, 'unknown-state'],
-    ["other browser (its session has its own pending sign-in)", storeAfter(undefined, start({ seed: 50 })), { provider: 'provider_a', state: tab1.state }, T0, 'unknown-state'],
+    ["other browser (its session has its own pending sign-in)", storeAfter(undefined, aPendingSignIn({ seed: 50 })), { provider: 'provider_a', state: tab1.state }, T0, 'unknown-state'],
     ['older than ten minutes (exactly ten)', oneStored, { provider: 'provider_a', state: tab1.state }, minutesAfter(T0, 10), 'expired'],
     ['older than ten minutes (a day)', oneStored, { provider: 'provider_a', state: tab1.state }, minutesAfter(T0, 1440), 'expired'],
     ['other provider', oneStored, { provider: 'provider_b', state: tab1.state }, T0, 'other-provider'],
@@ -72,9 +72,9 @@ describe("the spec's 'Value of state' table", () => {
 
   it('compares the returned state with every entry in constant time, with no early exit', () => {
     let stored: unknown = undefined;
-    for (let seed = 1; seed <= MAX_PENDING_SIGN_INS; seed += 1) stored = storeAfter(stored, start({ seed }));
+    for (let seed = 1; seed <= MAX_PENDING_SIGN_INS; seed += 1) stored = storeAfter(stored, aPendingSignIn({ seed }));
     // The first entry matches; the others are compared all the same.
-    takePendingSignIn(stored, { provider: 'provider_a', state: start({ seed: 1 }).state }, T0);
+    takePendingSignIn(stored, { provider: 'provider_a', state: aPendingSignIn({ seed: 1 }).state }, T0);
     expect(vi.mocked(sameSecret)).toHaveBeenCalledTimes(MAX_PENDING_SIGN_INS);
   });
 });
@@ -93,14 +93,14 @@ describe('several pending sign-ins in one session', () => {
   });
 
   it("a callback with a state of no entry removes nothing: a forged link cannot cancel another tab's sign-in", () => {
-    const taken = takePendingSignIn(both, { provider: 'provider_a', state: start({ seed: 99 }).state }, tab2.startedAt);
+    const taken = takePendingSignIn(both, { provider: 'provider_a', state: aPendingSignIn({ seed: 99 }).state }, tab2.startedAt);
     expect(taken.check).toEqual({ kind: 'refused', reason: 'unknown-state' });
     expect(taken.remaining).toEqual(both);
   });
 
   it(`keeps at most ${MAX_PENDING_SIGN_INS}, dropping the oldest first`, () => {
     let stored: unknown = undefined;
-    const started = Array.from({ length: MAX_PENDING_SIGN_INS + 2 }, (_, i) => start({ seed: 10 + i, now: T0 }));
+    const started = Array.from({ length: MAX_PENDING_SIGN_INS + 2 }, (_, i) => aPendingSignIn({ seed: 10 + i, now: T0 }));
     for (const p of started) stored = storeAfter(stored, p);
     expect(readPendingSignIns(stored, T0)).toEqual(started.slice(2));
     expect(takePendingSignIn(stored, { provider: 'provider_a', state: started[0]?.state }, T0).check).toEqual({ kind: 'refused', reason: 'unknown-state' });
@@ -108,9 +108,9 @@ describe('several pending sign-ins in one session', () => {
   });
 
   it('drops expired entries when a sign-in starts or a callback arrives', () => {
-    const later = start({ seed: 3, now: minutesAfter(T0, 12) });
+    const later = aPendingSignIn({ seed: 3, now: minutesAfter(T0, 12) });
     expect(storeAfter(oneStored, later)).toEqual([pendingSignInToJson(later)]);
-    const stale = storeAfter(oneStored, start({ seed: 4, now: minutesAfter(T0, 5) }));
+    const stale = storeAfter(oneStored, aPendingSignIn({ seed: 4, now: minutesAfter(T0, 5) }));
     expect(takePendingSignIn(stale, { provider: 'provider_a', state: 'x' }, minutesAfter(T0, 11)).remaining).toHaveLength(1);
   });
 
@@ -148,13 +148,13 @@ describe('the pending sign-ins under random use (fast-check)', () => {
           if (s.kind === 'wait') now = minutesAfter(now, s.minutes);
           else if (s.kind === 'start') {
             seed += 1;
-            const p = start({ seed, provider: s.provider, now });
+            const p = aPendingSignIn({ seed, provider: s.provider, now });
             started.push(p);
             stored = storeAfter(stored, p, now);
             model = [...model.filter((m) => alive(m, now)), p].slice(-MAX_PENDING_SIGN_INS);
           } else {
             // Mostly a state this session was given, sometimes one it never saw.
-            const target = started[s.pick % (started.length + 1)] ?? start({ seed: 10_000 + s.pick });
+            const target = started[s.pick % (started.length + 1)] ?? aPendingSignIn({ seed: 10_000 + s.pick });
             const taken = takePendingSignIn(stored, { provider: s.provider, state: target.state }, now);
             stored = JSON.parse(JSON.stringify(taken.remaining));
             const held = model.find((m) => m.state === target.state);

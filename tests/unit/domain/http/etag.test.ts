@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ETAG_MAX_BODY_BYTES, etagEligible, etagFor, ifNoneMatchMatches } from '../../../../domain/http/etag.js';
+
+const NONCE_A = 'AAAAbbbbCCCCdddd0123';
+const NONCE_B = 'ZZZZyyyyXXXXwwww9876';
+const page = (nonce: string) => `<html><script nonce="${nonce}">go()</script><style nonce="${nonce}"></style></html>`;
+
+describe('etagFor', () => {
+  it('is a quoted, strong, base64url SHA-256 prefix of the body', () => {
+    const expected = createHash('sha256').update('hello').digest('base64url').slice(0, 22);
+    expect(etagFor('hello', null)).toBe(`"${expected}"`);
+    expect(etagFor('hello', null)).toMatch(/^"[A-Za-z0-9_-]{22}"$/u);
+  });
+
+  it.each<[string, Uint8Array | string, string | null, Uint8Array | string, string | null, boolean]>([
+    ['a string and its UTF-8 bytes', 'héllo', null, new TextEncoder().encode('héllo'), null, true],
+    ['one page with two nonces', page(NONCE_A), NONCE_A, page(NONCE_B), NONCE_B, true],
+    ['a page with its nonce and the page without it', page(NONCE_A), NONCE_A, page(''), null, true],
+    ['the nonce ignored only when given', page(NONCE_A), null, page(NONCE_B), null, false],
+    ['different content', page(NONCE_A).replace('go', 'stop'), NONCE_A, page(NONCE_B), NONCE_B, false],
+    ['a nonce that does not occur', 'same body', NONCE_A, 'same body', null, true],
+    ['an empty body', '', NONCE_A, '', null, true],
+    ['a byte view into a larger buffer', new TextEncoder().encode('xxbodyxx').subarray(2, 6), null, 'body', null, true],
+  ])('%s: equal is %s', (_name, left, leftNonce, right, rightNonce, equal) => {
+    expect(etagFor(left, leftNonce) === etagFor(right, rightNonce)).toBe(equal);
+  });
+
+  it('refuses an empty nonce (null means none)', () => {
+    expect(() => etagFor('x', '')).toThrow(TypeError);
+  });
+
+  const nonce = fc.stringMatching(/^[A-Za-z0-9+/]{16,24}$/u);
+
+  it('gives one ETag for one body whatever nonces sit in the same places', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 6 }), nonce, nonce, (pieces, first, second) => {
+        // Skip the (for real nonces negligible) cases where the content itself forms the nonce.
+        const splitsBack = (n: string) => JSON.stringify(pieces.join(n).split(n)) === JSON.stringify(pieces);
+        fc.pre(splitsBack(first) && splitsBack(second));
+        expect(etagFor(pieces.join(first), first)).toBe(etagFor(pieces.join(second), second));
+      }),
+    );
+  });
+
+  it('gives different bodies different ETags', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ maxLength: 200 }), (left, right) => {
+        fc.pre(Buffer.compare(Buffer.from(left), Buffer.from(right)) !== 0);
+        expect(etagFor(left, null)).not.toBe(etagFor(right, null));
+      }),
+    );
+  });
+});
+
+describe('etagEligible', () => {
+  it.each([
+    ['GET', 200, 10, true],
+    ['HEAD', 200, 0, true],
+    ['get', 200, 10, true],
+    ['GET', 200, ETAG_MAX_BODY_BYTES, true],
+    ['GET', 200, ETAG_MAX_BODY_BYTES + 1, false],
+    ['POST', 200, 10, false],
+    ['PUT', 200, 10, false],
+    ['GET', 201, 10, false],
+    ['GET', 206, 10, false],
+    ['GET', 404, 10, false],
+    ['GET', 304, 0, false],
+  ])('%s %d with %d bytes → %s', (method, status, bodyBytes, expected) => {
+    expect(etagEligible({ method, status, bodyBytes })).toBe(expected);
+  });
+
+  it('2 MB is 2 MiB', () => {
+    expect(ETAG_MAX_BODY_BYTES).toBe(2_097_152);
+  });
+});
+
+describe('ifNoneMatchMatches', () => {
+  const tag = '"abc"';
+  it.each<[string | undefined, string, boolean]>([
+    ['"abc"', tag, true],
+    ['W/"abc"', tag, true],
+    ['"abc"', 'W/"abc"', true],
+    ['"x", "abc"', tag, true],
+    ['"x","abc" ,"y"', tag, true],
+    ['  "abc"  ', tag, true],
+    ['\t"x",\t W/"abc"', tag, true],
+    ['*', tag, true],
+    [' * ', tag, true],
+    ['"a,b", "abc"', tag, true],
+    ['"a,b"', '"a,b"', true],
+    ['"x", , "abc",', tag, true],
+    ['"abcd"', tag, false],
+    ['"ab"', tag, false],
+    ['"ABC"', tag, false],
+    ['abc', tag, false],
+    ['"abc', tag, false],
+    ['w/"abc"', tag, false],
+    ['"x" "abc"', tag, false],
+    ['"x"junk, "abc"', tag, false],
+    ['"x", *', tag, false],
+    ['', tag, false],
+    [undefined, tag, false],
+  ])('%j against %s → %s', (header, etag, expected) => {
+    expect(ifNoneMatchMatches(header, etag)).toBe(expected);
+  });
+
+  it('matches the ETag it made, also as a weak tag among others', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.array(fc.uint8Array({ maxLength: 8 }).map((b) => etagFor(b, null))), (body, others) => {
+        const etag = etagFor(body, null);
+        expect(ifNoneMatchMatches([...others, `W/${etag}`].join(', '), etag)).toBe(true);
+        expect(ifNoneMatchMatches(others.join(', '), etag)).toBe(others.includes(etag));
+      }),
+    );
+  });
+});
