@@ -18,6 +18,11 @@
  * async filters, and every file the library imports is a library too (else its exports would
  * depend on the page). Constant lists and dicts of a cached library are frozen: a macro cannot
  * change what the next request sees.
+ *
+ * One difference from nunjucks: a cached library's macros read the calling page's variables
+ * even when a page imports a file that re-exports them `without context` (the kit's own files
+ * import each other with context, so their macros are bound per caller). Templates are the
+ * app's own code; nothing a visitor sends decides which variables a macro reads.
  */
 import nunjucks from 'nunjucks';
 import type { Environment } from 'nunjucks';
@@ -83,6 +88,10 @@ class LibraryContext {
     return Object.fromEntries(this.exported.map((name) => [name, this.ctx[name]]));
   }
 
+  unbound(): BoundContext {
+    return new BoundContext(this.ctx, EMPTY, this.env);
+  }
+
   bind(page: Variables): BoundContext {
     let bound = this.bound.get(page);
     if (bound === undefined) {
@@ -127,7 +136,8 @@ class BoundContext {
 export function fwBind(caller: unknown, own: unknown): unknown {
   if (!(own instanceof LibraryContext)) return own;
   const page = pageVariables(caller);
-  return page === null ? own.bind(EMPTY) : own.bind(page);
+  // Called from outside a template (no page): a context of its own, shared with no other call.
+  return page === null ? own.unbound() : own.bind(page);
 }
 
 const EMPTY: Variables = Object.freeze({});
