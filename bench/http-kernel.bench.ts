@@ -14,6 +14,11 @@
  * - `GET /json-throttled`: `/json` under `.throttle()` (counters in the memory store, a limit
  *   no bench reaches), against the same server's unthrottled `/json` in the peer columns.
  *
+ * KERNEL_BEFORE: the compiled http-kernel.server.js of another build of fw (an earlier commit's
+ * dist/bench/, built in a worktree of its own) adds that build as one more server measured in the
+ * same rounds on every fw row; the column fw/before is this build's speed against it, the one
+ * before/after figure a loaded, shared machine gives honestly.
+ *
  * Each server runs in a child process of its own (http-kernel.server.ts), one after the other,
  * and autocannon loads it from here over 127.0.0.1: one core each. The targets are the issue's;
  * a MISS is reported, never fatal (a benchmark informs, it does not fail CI).
@@ -22,7 +27,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { ChildServers } from './support/child-servers.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,15 +43,19 @@ const WARMUP_SECONDS = 1;
  * fw, yar, …), and the table shows medians. A shared machine's load drifts over a minute;
  * taking turns gives every server the same drift, and the median ignores a disturbed round.
  */
-const ROUNDS = 3;
+const ROUNDS = Number(process.env['KERNEL_ROUNDS'] ?? 3);
 const ROUND_SECONDS = 2;
-/** The whole run takes about two minutes; past this the bench gives up (and says so). */
-const DEADLINE_MS = 170_000;
+/** The whole run takes about two minutes (three with KERNEL_BEFORE); past this the bench gives up (and says so). */
+const DEADLINE_MS = ((process.env['KERNEL_BEFORE'] === undefined ? 170_000 : 260_000) * ROUNDS) / 3;
 
 type Scenario = 'health' | 'missing' | 'form-new' | 'form-cookie' | 'account' | 'throttled';
 
-/** A row's three columns: the baseline (bare), the server under test (fw) and its peer. */
-type Role = 'bare' | 'fw' | 'peer';
+/** A row's columns: the baseline (bare), the server under test (fw), its peer, and the other build (KERNEL_BEFORE). */
+type Role = 'bare' | 'fw' | 'peer' | 'before';
+
+/** The servers: this build's three, and another build's fw. */
+type BenchKind = ServerKind | 'fw-before';
+const BEFORE_SCRIPT = process.env['KERNEL_BEFORE'] ?? '';
 
 /**
  * The cookie header sent on every request: none; the server's session cookie of a first visit
@@ -56,7 +65,7 @@ type Role = 'bare' | 'fw' | 'peer';
 type CookieKind = 'none' | 'session' | 'signed-in';
 
 interface Target {
-  server: ServerKind;
+  server: BenchKind;
   path: string;
   cookie: CookieKind;
 }
@@ -132,6 +141,8 @@ const SCENARIOS: readonly ScenarioSpec[] = [
 interface Measured {
   rps: number;
   p99: number;
+  /** The server process's CPU time per answer (µs, from /proc: robust to a loaded machine's scheduling; NaN elsewhere). */
+  cpuUs: number;
   /** Answers of the wrong status class, connection errors and timeouts. */
   unexpected: number;
 }
@@ -156,9 +167,13 @@ const deadline = setTimeout(() => {
 }, DEADLINE_MS);
 deadline.unref();
 
-function start(kind: ServerKind): Promise<Started> {
+function start(kind: BenchKind): Promise<Started> {
   // The same Node with the same loader (tsx) as this process.
-  const child = spawn(process.execPath, [...process.execArgv, SERVER_SCRIPT, kind, dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const [script, serverKind] = kind === 'fw-before' ? [BEFORE_SCRIPT, 'fw'] : [SERVER_SCRIPT, kind];
+  // The other build gets a folder of its own: each fw keeps its app and its SQLite database there.
+  const folder = kind === 'fw-before' ? join(dir, 'before') : dir;
+  mkdirSync(folder, { recursive: true });
+  const child = spawn(process.execPath, [...process.execArgv, script, serverKind, folder], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the ${kind} server did not start within 30 s`)), 30_000);
@@ -210,7 +225,20 @@ async function signIn(url: string): Promise<string> {
   return cookie;
 }
 
-async function measure(url: string, spec: ScenarioSpec, target: Target, cookie: string | null, seconds: number, warmUp: boolean): Promise<Measured> {
+/** A process's user + system CPU time in µs, from /proc (Linux); NaN where there is none. */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on. */
+const CLOCK_TICKS = 100;
+
+async function measure(url: string, spec: ScenarioSpec, target: Target, cookie: string | null, seconds: number, warmUp: boolean, pid: number | undefined): Promise<Measured> {
   const options = {
     url: `${url}${target.path}`,
     connections: CONNECTIONS,
@@ -218,9 +246,11 @@ async function measure(url: string, spec: ScenarioSpec, target: Target, cookie: 
     headers: cookie === null ? {} : { cookie },
   };
   if (warmUp) await autocannon({ ...options, duration: WARMUP_SECONDS });
+  const cpuBefore = cpuOf(pid);
   const result = await autocannon({ ...options, duration: seconds });
+  const cpuUs = (cpuOf(pid) - cpuBefore) / Math.max(1, result.requests.total);
   const wrong = spec.expect === '2xx' ? result.non2xx : result.requests.total - result['4xx'];
-  return { rps: result.requests.average, p99: result.latency.p99, unexpected: wrong + result.errors + result.timeouts };
+  return { rps: result.requests.average, p99: result.latency.p99, cpuUs, unexpected: wrong + result.errors + result.timeouts };
 }
 
 /** Every round's measurement of each row's columns, as `<role>:<row id>`. */
@@ -235,26 +265,27 @@ const pages: string[] = [];
  */
 async function measureRow(
   spec: ScenarioSpec,
-  servers: ReadonlyMap<ServerKind, { started: Started; cookie: string }>,
-  signedIn: string,
+  servers: ReadonlyMap<BenchKind, { started: Started; cookie: string }>,
+  signedIn: ReadonlyMap<BenchKind, string>,
   forward: boolean,
   warmUp: boolean,
 ): Promise<Map<Role, Measured>> {
   const paired = spec.peer !== null && spec.peer.server === spec.fw.server;
   const whole = ROUND_SECONDS;
   const half = ROUND_SECONDS / 2;
+  const before = servers.has('fw-before') && spec.fw.server === 'fw';
   const sequence: readonly (readonly [Role, number])[] = paired
     ? [['bare', whole], ['fw', half], ['peer', half], ['peer', half], ['fw', half]]
-    : [['bare', whole], ['fw', whole], ['peer', whole]];
+    : [['bare', whole], ['fw', whole], ...(before ? [['before', whole] as const] : []), ['peer', whole]];
   const parts = new Map<Role, Measured[]>();
   for (const [role, seconds] of forward ? sequence : [...sequence].reverse()) {
-    const target = spec[role];
+    const target = role === 'before' ? { ...spec.fw, server: 'fw-before' as const } : spec[role];
     if (target === null) continue;
     const server = servers.get(target.server);
     if (server === undefined) throw new Error(`the ${target.server} server did not start`);
-    const cookie = target.cookie === 'session' ? server.cookie : target.cookie === 'signed-in' ? signedIn : null;
+    const cookie = target.cookie === 'session' ? server.cookie : target.cookie === 'signed-in' ? (signedIn.get(target.server) ?? null) : null;
     const earlier = parts.get(role) ?? [];
-    earlier.push(await measure(server.started.url, spec, target, cookie, seconds, warmUp && earlier.length === 0));
+    earlier.push(await measure(server.started.url, spec, target, cookie, seconds, warmUp && earlier.length === 0, server.started.child.pid));
     parts.set(role, earlier);
   }
   // Halves add up to a round: their mean req/s, the worse p99, all their unexpected answers.
@@ -264,6 +295,7 @@ async function measureRow(
       {
         rps: measured.reduce((sum, m) => sum + m.rps, 0) / measured.length,
         p99: Math.max(...measured.map((m) => m.p99)),
+        cpuUs: measured.reduce((sum, m) => sum + m.cpuUs, 0) / measured.length,
         unexpected: measured.reduce((sum, m) => sum + m.unexpected, 0),
       },
     ]),
@@ -278,8 +310,8 @@ function median(values: number[]): number {
 
 try {
   // All three wait, idle, while another is measured: idle servers cost no CPU.
-  const servers = new Map<ServerKind, { started: Started; cookie: string }>();
-  for (const kind of ['bare', 'fw', 'yar'] as const) {
+  const servers = new Map<BenchKind, { started: Started; cookie: string }>();
+  for (const kind of ['bare', 'fw', 'yar', ...(BEFORE_SCRIPT === '' ? [] : (['fw-before'] as const))] as const) {
     const started = await start(kind);
     // The cookie of a first visit, sent back on every request of the cookie row. The bare
     // server keeps no session: it gets a cookie header of a session's size all the same.
@@ -318,7 +350,11 @@ try {
   }
   for (let round = 0; round < ROUNDS; round++) {
     // A signed-in session of its own for each round, made before autocannon starts.
-    const signedIn = await signIn(fw.started.url);
+    const signedIn = new Map<BenchKind, string>();
+    for (const kind of ['fw', 'fw-before'] as const) {
+      const server = servers.get(kind);
+      if (server !== undefined) signedIn.set(kind, await signIn(server.started.url));
+    }
     const forward = round % 2 === 0;
     for (const spec of SCENARIOS) {
       for (const [role, parts] of await measureRow(spec, servers, signedIn, forward, round === 0)) {
@@ -336,6 +372,7 @@ const results = new Map<string, Measured>();
 for (const [key, measured] of rounds) {
   results.set(key, {
     rps: median(measured.map((m) => m.rps)),
+    cpuUs: median(measured.map((m) => m.cpuUs)),
     p99: median(measured.map((m) => m.p99)),
     unexpected: measured.reduce((sum, m) => sum + m.unexpected, 0),
   });
@@ -347,6 +384,15 @@ function ratio(fwKey: string, otherKey: string): number | null {
   const other = rounds.get(otherKey);
   if (fw === undefined || other === undefined) return null;
   return median(fw.map((m, index) => m.rps / (other[index]?.rps ?? NaN)));
+}
+
+/** The median of the per-round CPU-per-answer ratios (before/fw: above 1 means this build uses less CPU). */
+function cpuRatio(beforeKey: string, fwKey: string): string {
+  const before = rounds.get(beforeKey);
+  const fw = rounds.get(fwKey);
+  if (before === undefined || fw === undefined) return '—';
+  const value = median(before.map((m, index) => m.cpuUs / (fw[index]?.cpuUs ?? NaN)));
+  return Number.isFinite(value) ? value.toFixed(2) : '—';
 }
 
 const misses: string[] = [];
@@ -370,6 +416,8 @@ const columns = [
   { title: 'fw/peer', width: 7 },
   { title: 'target', width: 11 },
   { title: 'p99 ms bare/fw/peer', width: 19 },
+  { title: 'CPU µs/req fw', width: 14 },
+  ...(BEFORE_SCRIPT === '' ? [] : [{ title: 'fw/before', width: 9 }, { title: 'CPU µs before', width: 13 }, { title: 'CPU before/fw', width: 13 }]),
 ];
 const line = (cells: string[]): string =>
   cells.map((cell, index) => (index === 0 ? cell.padEnd(columns[index]?.width ?? 0) : cell.padStart(columns[index]?.width ?? 0))).join('  ');
@@ -379,14 +427,16 @@ for (const spec of SCENARIOS) {
   const bare = results.get(`bare:${spec.id}`);
   const fw = results.get(`fw:${spec.id}`);
   const peer = results.get(`peer:${spec.id}`);
-  for (const [role, measured] of [['bare', bare], ['fw', fw], ['peer', peer]] as const) {
-    const target = spec[role];
+  const before = results.get(`before:${spec.id}`);
+  for (const [role, measured] of [['bare', bare], ['fw', fw], ['peer', peer], ['before', before]] as const) {
+    const target = role === 'before' ? { ...spec.fw, server: 'fw-before' } : spec[role];
     if (target !== null && measured !== undefined && measured.unexpected > 0) {
       flagged.push(`${spec.label} on ${target.server} ${target.path}: ${measured.unexpected} answers of another status than ${spec.expect}, or errors`);
     }
   }
   const vsBare = ratio(`fw:${spec.id}`, `bare:${spec.id}`);
   const vsPeer = ratio(`fw:${spec.id}`, `peer:${spec.id}`);
+  const vsBefore = ratio(`fw:${spec.id}`, `before:${spec.id}`);
   const rps = (measured: Measured | undefined): string => (measured === undefined ? '—' : measured.rps.toFixed(0));
   const p99 = [bare, fw, peer].map((measured) => (measured === undefined ? '—' : String(measured.p99))).join(' / ');
   rows.push(
@@ -400,6 +450,8 @@ for (const spec of SCENARIOS) {
       vsPeer === null ? '—' : vsPeer.toFixed(2),
       verdict(vsPeer, spec.minVsPeer, spec.label, spec.peerName),
       p99,
+      fw === undefined ? '—' : fw.cpuUs.toFixed(0),
+      ...(BEFORE_SCRIPT === '' ? [] : [vsBefore === null ? '—' : vsBefore.toFixed(2), before === undefined ? '—' : before.cpuUs.toFixed(0), cpuRatio(`before:${spec.id}`, `fw:${spec.id}`)]),
     ]),
   );
 }
@@ -408,6 +460,7 @@ console.log(
   `\nHTTP kernel: autocannon, ${CONNECTIONS} connections, pipelining 1, 127.0.0.1; ${ROUNDS} rounds of ${ROUND_SECONDS} s per row, servers taking turns (${WARMUP_SECONDS} s warm-up first); medians`,
 );
 for (const page of pages) console.log(`  ${page}`);
+if (BEFORE_SCRIPT !== '') console.log(`  fw/before: this build against ${BEFORE_SCRIPT}, measured in the same rounds`);
 console.log('  bare column: bare hapi (/form for the page rows, /json for the throttled row)');
 console.log(
   `  peer column: hapi + @hapi/yar on the /form rows; on GET /json-throttled, the same fw server's unthrottled /json (fw/peer = throttled/unthrottled, taking turns A-B-B-A in ${ROUND_SECONDS / 2} s halves)`,

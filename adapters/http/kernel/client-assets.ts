@@ -53,13 +53,15 @@ function nonceAttribute(nonce: string | undefined): string {
  */
 export function fwHead(publicFiles: PublicFiles, nonce: string | undefined, token: string): string {
   const attribute = nonceAttribute(nonce);
-  return [
-    `<meta name="csrf-token" content="${escapeHtml(token)}">`,
-    `<meta name="htmx-config" content="${escapeHtml(JSON.stringify(HTMX_CONFIG))}">`,
-    `<script src="${escapeHtml(publicFiles.assetUrl(HTMX_PATH))}" defer${attribute}></script>`,
-    `<script src="${escapeHtml(publicFiles.assetUrl('/fw/fw.js'))}" defer${attribute}></script>`,
-  ].join('\n');
+  return (
+    `<meta name="csrf-token" content="${escapeHtml(token)}">\n${HTMX_CONFIG_META}\n` +
+    `<script src="${escapeHtml(publicFiles.assetUrl(HTMX_PATH))}" defer${attribute}></script>\n` +
+    `<script src="${escapeHtml(publicFiles.assetUrl('/fw/fw.js'))}" defer${attribute}></script>`
+  );
 }
+
+/** The same on every page: escaped once (escaping its JSON on every render was ~1 % of a page). */
+const HTMX_CONFIG_META = `<meta name="htmx-config" content="${escapeHtml(JSON.stringify(HTMX_CONFIG))}">`;
 
 /**
  * `fw_ui()`: a stylesheet link for every `public/fw/ui/*.css` (the tokens of `theme.css` first,
@@ -68,11 +70,25 @@ export function fwHead(publicFiles: PublicFiles, nonce: string | undefined, toke
  */
 export function fwUi(publicFiles: PublicFiles, nonce: string | undefined): string {
   const names = publicFiles.list('fw/ui');
-  const styles = names.filter((name) => name.endsWith('.css')).sort((a, b) => Number(b === 'theme.css') - Number(a === 'theme.css') || a.localeCompare(b));
-  const scripts = names.filter((name) => name.endsWith('.js'));
+  // Outside local development the listing is the same array on every page (public-files.ts):
+  // its sorted, escaped URLs are worked out once; only the nonce differs per request.
+  let urls = UI_URLS.get(names);
+  if (urls === undefined) {
+    urls = uiUrls(publicFiles, names);
+    UI_URLS.set(names, urls);
+  }
   const attribute = nonceAttribute(nonce);
   return [
-    ...styles.map((name) => `<link rel="stylesheet" href="${escapeHtml(publicFiles.assetUrl(`/fw/ui/${name}`))}"${attribute}>`),
-    ...scripts.map((name) => `<script type="module" src="${escapeHtml(publicFiles.assetUrl(`/fw/ui/${name}`))}"${attribute}></script>`),
+    ...urls.styles.map((href) => `<link rel="stylesheet" href="${href}"${attribute}>`),
+    ...urls.scripts.map((src) => `<script type="module" src="${src}"${attribute}></script>`),
   ].join('\n');
+}
+
+const UI_URLS = new WeakMap<readonly string[], { styles: string[]; scripts: string[] }>();
+
+function uiUrls(publicFiles: PublicFiles, names: readonly string[]): { styles: string[]; scripts: string[] } {
+  const styles = names.filter((name) => name.endsWith('.css')).sort((a, b) => Number(b === 'theme.css') - Number(a === 'theme.css') || a.localeCompare(b));
+  const scripts = names.filter((name) => name.endsWith('.js'));
+  const url = (name: string): string => escapeHtml(publicFiles.assetUrl(`/fw/ui/${name}`));
+  return { styles: styles.map(url), scripts: scripts.map(url) };
 }

@@ -20,12 +20,37 @@ interface FramePrototype {
 
 const prototype = (nunjucks.runtime as unknown as { Frame: { prototype: FramePrototype } }).Frame.prototype;
 
+const SPLIT = new Map<string, readonly string[]>();
+/** At most this many names are kept (a template could build names at run time; none of fw's do). */
+const SPLIT_LIMIT = 256;
+
+function dottedParts(name: string): readonly string[] | undefined {
+  const known = SPLIT.get(name);
+  if (known !== undefined || SPLIT.size >= SPLIT_LIMIT) return known;
+  const parts = name.split('.');
+  SPLIT.set(name, parts);
+  return parts;
+}
+
 export function speedUpFrameSet(): void {
   const original = prototype.set;
   if (original.fwFast === true) return;
   const fast: FrameSet & { fwFast?: true } = function (this: FrameLike, name, value, resolveUp) {
     if (name.includes('.')) {
-      original.call(this, name, value, resolveUp);
+      // `loop.index` and its six siblings, set on every turn of every `{% for %}`: nunjucks
+      // split them anew each time (10 % of the UI kit bench). The names come from compiled
+      // code, a handful per process: their parts are kept.
+      const parts = resolveUp === true ? undefined : dottedParts(name);
+      if (parts === undefined) {
+        original.call(this, name, value, resolveUp);
+        return;
+      }
+      let holder = this.variables;
+      for (let i = 0; i < parts.length - 1; i++) {
+        const part = parts[i] as string;
+        holder = (holder[part] ||= {}) as Record<string, unknown>;
+      }
+      holder[parts[parts.length - 1] as string] = value;
       return;
     }
     const owner = resolveUp === true ? this.resolve(name, true) : undefined;

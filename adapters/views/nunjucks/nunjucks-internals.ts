@@ -72,7 +72,7 @@ interface Internals {
     ) => { compile(ast: AstRoot): void; getCode(): string };
   };
   runtime: Runtime;
-  nodes: { Import: new (...args: never[]) => ImportNode; FromImport: new (...args: never[]) => ImportNode };
+  nodes: { Import: new (...args: never[]) => ImportNode; FromImport: new (...args: never[]) => ImportNode } & Record<string, new (...args: never[]) => AstNode>;
   lib: { TemplateError: new (message: unknown, lineno?: number, colno?: number) => TemplateError };
 }
 
@@ -97,6 +97,8 @@ export const baseRuntime = internals.runtime;
 export const TemplateError = internals.lib.TemplateError;
 export const transform = transformer.transform;
 export const ImportNodes = [internals.nodes.Import, internals.nodes.FromImport] as const;
+/** Every AST node class by its name (`Block`, `FilterAsync`…), for `findAll`. */
+export const nodeTypes: Readonly<Record<string, new (...args: never[]) => AstNode>> = internals.nodes;
 
 export function environmentInternals(env: Environment): EnvironmentInternals {
   return env as unknown as EnvironmentInternals;

@@ -11,7 +11,9 @@ import nunjucks from 'nunjucks';
 import type { Environment, ILoader } from 'nunjucks';
 import { ViewError } from '../../../ports/view-renderer.js';
 import type { RenderOptions, ViewRenderer } from '../../../ports/view-renderer.js';
+import { CACHE_LIBRARIES, cacheLibraryImports } from './cached-imports.js';
 import { forgivingFlash } from './forgiving-flash.js';
+import { speedUpEscape } from './fast-escape.js';
 import { speedUpFrameSet } from './fast-frame-set.js';
 import { FRAGMENT_KEY, fragmentRequest } from './fragment.js';
 import { PageStacks } from './page-stacks.js';
@@ -35,6 +37,8 @@ export interface NunjucksViewRendererOptions {
 }
 
 speedUpFrameSet();
+speedUpEscape();
+cacheLibraryImports();
 
 export class NunjucksViewRenderer implements ViewRenderer {
   /** The nunjucks environment, for the composition root's own additions. */
@@ -56,6 +60,8 @@ export class NunjucksViewRenderer implements ViewRenderer {
       // Undefined checks are compiled in per template instead (see template-compiler.ts).
       throwOnUndefined: false,
     });
+    // Templates are compiled once unless watched: a library's imports may then run once too.
+    (this.env as Environment & { [CACHE_LIBRARIES]?: boolean })[CACHE_LIBRARIES] = options.watch !== true;
     registerFilters(this.env);
     registerUiFields(this.env);
     for (const [name, value] of Object.entries(options.globals ?? {})) this.env.addGlobal(name, value);
@@ -76,7 +82,12 @@ export class NunjucksViewRenderer implements ViewRenderer {
     }
     // stack()/push()/prepend()/once() live for one render; stacks are filled in once it is done.
     const stacks = new PageStacks();
-    const variables: Record<string, unknown> = { ...stacks.globals(), ...context, flash: forgivingFlash(context['flash']) };
+    // One clone of the caller's object first (V8 copies its layout whole), then named stores:
+    // spreading it after other keys copied it key by key into a dictionary-mode object,
+    // ~5 % of a small page's CPU time.
+    const variables: Record<string, unknown> = { ...context };
+    stacks.install(variables);
+    variables['flash'] = forgivingFlash(context['flash']);
     if (options.block !== undefined) variables[FRAGMENT_KEY] = fragmentRequest(options.block);
     return new Promise((resolve, reject) => {
       try {

@@ -13,7 +13,7 @@
  * body (nunjucks hands the body over as the `caller` keyword) or as a second argument (escaped
  * unless marked safe). They print nothing where they are called.
  */
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import nunjucks from 'nunjucks';
 
 type Keywords = Record<string, unknown> & { __keywords?: true };
@@ -24,37 +24,64 @@ interface StackContent {
 }
 
 export class PageStacks {
-  private readonly token = randomBytes(9).toString('hex');
+  // randomUUID draws from Node's pooled entropy: a per-render randomBytes() call cost ~1 % of a
+  // small page (profile in docs/performance.md), and the token only has to be unguessable.
+  private readonly opening = `<!--fw-stack:${randomUUID()}:`;
   private readonly stacks = new Map<string, StackContent>();
+  private printed = false;
   private readonly onceKeys = new Set<string>();
   private readonly pushedOnce = new Set<string>();
 
-  /** The functions templates call, to put in the render's context. */
-  globals(): Record<string, unknown> {
-    return {
-      stack: (name: unknown) => new nunjucks.runtime.SafeString(this.placeholder(String(name))),
-      push: (...args: unknown[]) => this.add('after', args),
-      prepend: (...args: unknown[]) => this.add('before', args),
-      once: (key: unknown) => {
-        const text = String(key);
-        if (this.onceKeys.has(text)) return false;
-        this.onceKeys.add(text);
-        return true;
-      },
+  /**
+   * Puts the functions templates call (`stack`, `push`, `prepend`, `once`) into a render's
+   * variables; a variable of the same name the caller passed wins, as it always did.
+   */
+  install(variables: Record<string, unknown>): void {
+    variables['stack'] ??= (name: unknown) => {
+      this.printed = true;
+      return new nunjucks.runtime.SafeString(this.placeholder(String(name)));
+    };
+    variables['push'] ??= (...args: unknown[]) => this.add('after', args);
+    variables['prepend'] ??= (...args: unknown[]) => this.add('before', args);
+    variables['once'] ??= (key: unknown) => {
+      const text = String(key);
+      if (this.onceKeys.has(text)) return false;
+      this.onceKeys.add(text);
+      return true;
     };
   }
 
-  /** The rendered page with each `stack(name)` placeholder replaced by what was pushed to it. */
+  /**
+   * The rendered page with each `stack(name)` placeholder replaced by what was pushed to it.
+   * A scan with indexOf: a RegExp built per render (its token differs each time) was compiled
+   * and interpreted anew on every page, 4-6 % of a small page's CPU time.
+   */
   fill(html: string): string {
-    if (!html.includes(`<!--fw-stack:${this.token}:`)) return html;
-    return html.replace(new RegExp(`<!--fw-stack:${this.token}:([^>]*?)-->`, 'gu'), (_match, encoded: string) => {
-      const content = this.stacks.get(decodeURIComponent(encoded));
-      return content === undefined ? '' : [...content.before].reverse().join('') + content.after.join('');
-    });
+    // No stack() printed, no placeholder (visitor text cannot carry this render's token): a
+    // page without one is not scanned (the scan flattened a large page's string, 9 % of a kit form).
+    if (!this.printed) return html;
+    let at = html.indexOf(this.opening);
+    if (at < 0) return html;
+    let out = '';
+    let copied = 0;
+    while (at >= 0) {
+      const nameStart = at + this.opening.length;
+      const close = html.indexOf('-->', nameStart);
+      if (close < 0) break;
+      out += html.slice(copied, at) + this.content(decodeURIComponent(html.slice(nameStart, close)));
+      copied = close + 3;
+      at = html.indexOf(this.opening, copied);
+    }
+    return out + html.slice(copied);
+  }
+
+  private content(name: string): string {
+    const content = this.stacks.get(name);
+    return content === undefined ? '' : [...content.before].reverse().join('') + content.after.join('');
   }
 
   private placeholder(name: string): string {
-    return `<!--fw-stack:${this.token}:${encodeURIComponent(name)}-->`;
+    return `${this.opening}${encodeURIComponent(name)}-->`;
   }
 
   private add(where: 'before' | 'after', args: unknown[]): string {
