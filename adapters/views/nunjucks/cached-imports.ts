@@ -130,6 +130,13 @@ class BoundContext {
   setVariable(name: string, value: unknown): void {
     (this.written ??= {})[name] = value;
   }
+
+  /**
+   * nunjucks compiles a macro defined inside a macro's body as a top-level one (its frame has no
+   * parent): it exports the name, then sets it. The library's exports were fixed when it was
+   * imported, so the name only becomes a variable of this call's context (setVariable).
+   */
+  addExport(_name: string): void {}
 }
 
 /** The context a library's macro runs with, from the `this` nunjucks called it with. */

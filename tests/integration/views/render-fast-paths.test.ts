@@ -69,3 +69,16 @@ describe('autoescape (its fast path for text with nothing to escape)', () => {
     expect(html).toBe('plain text|&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&#92;&lt;/a&gt;|42|&amp;,&quot;,&#39;,&lt;,&gt;,&#92;,');
   });
 });
+
+describe('library templates with a macro defined inside a macro', () => {
+  it('render as nunjucks renders them (review: the cached import had no addExport and answered 500)', async () => {
+    // nunjucks' inner macro sees the page, not the outer macro's arguments: plain nunjucks
+    // renders `[]` for `v` and `[Ada]` for a page variable.
+    const renderer = rendererFor({
+      'nested.html': '{% macro outer(v) %}{% macro inner() %}[{{ v }}|{{ user.name }}]{% endmacro %}{{ inner() }}{% endmacro %}',
+      'p.html': '{% from "nested.html" import outer %}{{ outer(user.name) }}',
+    });
+    expect(await renderer.render('p.html', { user: { name: 'Ada' } })).toBe('[|Ada]');
+    expect(await renderer.render('p.html', { user: { name: 'Bob' } })).toBe('[|Bob]');
+  });
+});
