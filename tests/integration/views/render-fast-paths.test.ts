@@ -72,8 +72,8 @@ describe('autoescape (its fast path for text with nothing to escape)', () => {
 
 describe('library templates with a macro defined inside a macro', () => {
   it('render as nunjucks renders them (review: the cached import had no addExport and answered 500)', async () => {
-    // nunjucks' inner macro sees the page, not the outer macro's arguments: plain nunjucks
-    // renders `[]` for `v` and `[Ada]` for a page variable.
+    // As without the cache: a nunjucks macro defined in a macro does not see the outer one's
+    // arguments (`v` prints nothing), and fw's imports see the page's variables.
     const renderer = rendererFor({
       'nested.html': '{% macro outer(v) %}{% macro inner() %}[{{ v }}|{{ user.name }}]{% endmacro %}{{ inner() }}{% endmacro %}',
       'p.html': '{% from "nested.html" import outer %}{{ outer(user.name) }}',
