@@ -1,8 +1,26 @@
-import { closeSync, openSync, watch } from 'node:fs';
+import { closeSync, constants, openSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { JobWatch } from '../../ports/job-queue.js';
 import type { JobNotifications } from './job-notifications.js';
+
+/**
+ * How the wake file is opened: created if missing (owner-only), never through a symbolic link,
+ * so a link planted in a shared folder cannot make a dispatch write to another file.
+ */
+const OPEN_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW;
+const MODE = 0o600;
+
+/** Marks the file changed without writing to it: its times move, and watchers hear it. */
+async function touch(path: string): Promise<void> {
+  const handle = await open(path, OPEN_FLAGS, MODE);
+  try {
+    const now = new Date();
+    await handle.utimes(now, now);
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The wait before watching the wake file again after it was removed or its watch failed. */
 const REWATCH_MS = 1000;
@@ -10,7 +28,7 @@ const REWATCH_MS = 1000;
 /**
  * SQLite's stand-in for NOTIFY, so a dispatch in one process (`serve`) wakes idle workers in
  * another (`queue:work`) on the same machine: after a commit that queued a job, the dispatching
- * process rewrites a small file beside the database; workers watch it (`fs.watch`: inotify on
+ * process touches an empty file beside the database (its times change, its content never); workers watch it (`fs.watch`: inotify on
  * Linux, FSEvents on macOS) and claim. Cheap: no statement while idle, no wake-up for the app's
  * other writes (sessions, cache). A hint only, as LISTEN is: a file system where watching does
  * not work (some network and container mounts) leaves the workers' poll, which still finds
@@ -18,7 +36,7 @@ const REWATCH_MS = 1000;
  * jobs: it wakes every idle loop.
  */
 export class FileJobNotifications implements JobNotifications {
-  /** A rewrite is on its way, and another was asked for meanwhile. */
+  /** A touch is on its way, and another was asked for meanwhile. */
   private writing = false;
   private again = false;
 
@@ -34,7 +52,7 @@ export class FileJobNotifications implements JobNotifications {
       return;
     }
     this.writing = true;
-    writeFile(this.path, String(Date.now()))
+    touch(this.path)
       .catch((error: unknown) => this.onError(error instanceof Error ? error : new Error(String(error))))
       .finally(() => {
         this.writing = false;
@@ -51,7 +69,7 @@ export class FileJobNotifications implements JobNotifications {
     let retry: NodeJS.Timeout | undefined;
     let queued = false;
     const hint = () => {
-      // One rewrite gives the watch several events (truncate, write): one hint per turn of the loop.
+      // One touch may give the watch several events: one hint per turn of the loop.
       if (queued) return;
       queued = true;
       setImmediate(() => {
@@ -60,8 +78,8 @@ export class FileJobNotifications implements JobNotifications {
       });
     };
     const start = () => {
-      // The file must exist to be watched; opened for append, an existing one is left as it is.
-      closeSync(openSync(this.path, 'a'));
+      // The file must exist to be watched; an existing one is left as it is.
+      closeSync(openSync(this.path, OPEN_FLAGS, MODE));
       const next = watch(this.path, { persistent: false }, (event) => {
         hint();
         // Removed or replaced: the watch followed the old file; watch the path again.
