@@ -107,5 +107,9 @@ describe('the locale stage', () => {
     const saved = await client.get('/lang', { headers: { 'accept-language': 'fr' } });
     expect(saved.json()).toMatchObject({ locale: 'de' });
     expect(saved.headers.get('vary')?.toLowerCase() ?? '').not.toContain('accept-language');
+    // The language came from the session: the answer depends on the cookie, and says so
+    // (review: a public-cached page could hand one visitor's saved language to another).
+    expect(saved.headers.get('vary')?.toLowerCase() ?? '').toContain('cookie');
+    expect(redirect.headers.get('vary')?.toLowerCase() ?? '').not.toContain('cookie');
   });
 });

@@ -15,20 +15,25 @@ import { Header, withExtras } from '../replies.js';
  * Cheap by design: the stage reads the session's value (a map lookup) and leaves the header's
  * parsing to the first `ctx.lang`/`ctx.locale`, which answers that never speak (a redirect, a
  * download, most JSON) do not make. An answer whose language came from the header gets
- * `Vary: Accept-Language`, so a shared cache never hands one visitor's language to another.
+ * `Vary: Accept-Language`, and one whose language came from the session `Vary: Cookie`, so a
+ * shared cache never hands one visitor's language to another.
  */
 export function localeStage(translator: Translator): Stage {
   const fromAcceptLanguage = headerNegotiation(translator.locales, translator.fallback);
   return async (ctx, next) => {
     const saved = savedLocaleAmong(ctx.session.get('locale'), translator.locales);
-    let fromHeader = false;
+    // The request header the answer's language came from, once something spoke.
+    const chosen: { by: 'Accept-Language' | 'Cookie' | null } = { by: null };
     ctx.chooseLanguage((): Lang => {
-      if (saved !== undefined) return translator.lang(saved);
-      fromHeader = true;
+      if (saved !== undefined) {
+        chosen.by = 'Cookie';
+        return translator.lang(saved);
+      }
+      chosen.by = 'Accept-Language';
       return translator.lang(fromAcceptLanguage(headerText(ctx.headers['accept-language'])));
     });
     const reply = await next();
-    return fromHeader ? withExtras(reply, Header.make('vary', 'Accept-Language')) : reply;
+    return chosen.by === null ? reply : withExtras(reply, Header.make('vary', chosen.by));
   };
 }
 
