@@ -282,9 +282,13 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     page.orders = [];
     page.nullsOrdered = true;
     for (const { column, direction } of keys) page.orderBy(column as ColumnOf<M>, direction);
-    const after = cursor === undefined || cursor === null ? null : decodeCursor(cursor, keys.length);
+    const decoded = cursor === undefined || cursor === null ? null : decodeCursor(cursor, keys.length);
+    const values = decoded === null ? null : keys.map(({ column }, index) => this.fromCursor(column, decoded[index]));
+    // A cursor whose values do not fit the columns was not made by us (a visitor edited it):
+    // like any other cursor that is not one of ours, it starts from the beginning.
+    const after = values !== null && this.fitsColumns(keys, values) ? values : null;
     if (after !== null) {
-      const values = keys.map(({ column }, index) => this.fromCursor(column, after[index]));
+      const values = after;
       page.conditions.push({
         kind: 'group',
         join: 'or',
@@ -315,6 +319,22 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   /** Whether a column may hold NULL (the key never does). */
   private nullable(column: string): boolean {
     return column !== 'id' && (this.model.columns.get(column)?.allowsNull ?? true);
+  }
+
+  /** Whether every cursor value is one the column's codec takes (NULLs included where allowed). */
+  private fitsColumns(keys: readonly { column: string }[], values: readonly unknown[]): boolean {
+    const codec = this.session.codec(this.model);
+    return keys.every(({ column }, index) => {
+      const value = values[index];
+      if (value === null) return this.nullable(column);
+      try {
+        codec.encode(column, value);
+        return true;
+      } catch (error) {
+        if (error instanceof InvalidQuery) return false;
+        throw error;
+      }
+    });
   }
 
   private fromCursor(column: string, value: unknown): unknown {
