@@ -49,7 +49,11 @@ export class CompleteLogin {
   async afterFirstStep(input: FirstStepPassed): Promise<LoginCompletion> {
     const { session, user, remember, provider } = input;
     const begun = await this.beginSecondStep.execute({ user, remember, provider });
-    if (begun.kind === 'required') session.put(PENDING_LOGIN_KEY, begun.pending);
+    if (begun.kind === 'required') {
+      session.put(PENDING_LOGIN_KEY, begun.pending);
+      // The pending login is half a sign-in: a session id planted before it must not carry it.
+      session.renewId();
+    }
     const waits = begun.kind === 'required';
     if (provider !== null) await this.events.publish(new LoggedInWith(user.id, provider, waits));
     if (waits) return { kind: 'second-step' };

@@ -399,6 +399,17 @@ export class Session {
     this.#dirty = true;
   }
 
+  /**
+   * Asks the database driver for a new id, keeping everything else: for a session that gains
+   * something worth stealing without a login yet (a pending two-factor login), so an id planted
+   * before it is worthless after it.
+   */
+  renewId(): void {
+    this.#writable();
+    this.#needsNewId = true;
+    this.#dirty = true;
+  }
+
   confirmPassword(now: Date): void {
     this.#writable();
     if (this.#user === null) throw new TypeError('confirmPassword needs a signed-in user');
@@ -449,7 +460,7 @@ export class Session {
     return this.#dirty;
   }
 
-  /** True after a login or logout in this request: the database driver stores the session under a new id. */
+  /** True after a login, a logout or `renewId` in this request: the database driver stores the session under a new id. */
   needsNewId(): boolean {
     return this.#needsNewId;
   }

@@ -70,7 +70,8 @@ describe('CompleteLogin', () => {
   it('a second step waits: the visitor stays a guest with the pending login in the session; LoggedIn only once it passed', async () => {
     const login = useCase(true);
     expect(await login.afterFirstStep({ session, user: ada(), remember: true, provider: 'provider_b' })).toEqual({ kind: 'second-step' });
-    expect([session.userId(), session.token()]).toEqual([null, before]);
+    // A new id (review: the pending login was stored under an id that may have been planted).
+    expect([session.userId(), session.token(), session.needsNewId()]).toEqual([null, before, true]);
     expect(readPendingLogin(session.get(PENDING_LOGIN_KEY), clock.now())).toMatchObject({ kind: 'pending', login: { userId: 7, epoch: 3, remember: true, provider: 'provider_b' } });
     expect(published).toEqual([new LoggedInWith(7, 'provider_b', true)]);
 
