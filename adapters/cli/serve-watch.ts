@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { basename, relative } from 'node:path';
-import chokidar from 'chokidar';
+import { createRequire } from 'node:module';
+import type chokidarModule from 'chokidar';
+
+/** chokidar is loaded when something is watched: a server without dev tools never carries it (~8 MB). */
+const loadChokidar = (): typeof chokidarModule => createRequire(import.meta.url)('chokidar') as typeof chokidarModule;
 
 export interface ServeWatchOptions {
   /** The program and arguments that serve once: node, its flags (the TypeScript loader), the entry and `serve`. */
@@ -60,7 +64,7 @@ export async function superviseServer(options: ServeWatchOptions): Promise<void>
   let restarting: Promise<void> = Promise.resolve();
   let pending: NodeJS.Timeout | null = null;
   const changed = new Set<string>();
-  const watcher = chokidar.watch(options.root, {
+  const watcher = loadChokidar().watch(options.root, {
     ignoreInitial: true,
     ignored: (path: string) => {
       const name = basename(path);

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { basename, relative } from 'node:path';
 import { PassThrough } from 'node:stream';
-import chokidar from 'chokidar';
+import { createRequire } from 'node:module';
+import type chokidarModule from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { Logger } from '../../../ports/logger.js';
+
+/** chokidar is loaded when something is watched: a server without dev tools never carries it (~8 MB). */
+const loadChokidar = (): typeof chokidarModule => createRequire(import.meta.url)('chokidar') as typeof chokidarModule;
 
 /** The live-reload stream's address: a server-sent event stream, only while debugging locally. */
 export const LIVE_PATH = '/_fw/live';
@@ -49,7 +53,7 @@ export class LiveReload {
   /** Starts watching (once); resolves when the watcher has read the folders. */
   start(): Promise<void> {
     this.ready ??= new Promise<void>((resolve) => {
-      const watcher = chokidar.watch([...this.options.folders], {
+      const watcher = loadChokidar().watch([...this.options.folders], {
         ignoreInitial: true,
         // Editors' swap and backup files, dot files and folders, installed packages.
         ignored: (path: string) => {

@@ -8,21 +8,28 @@
  * - every link gets `rel="nofollow noopener"`: user-written links earn no ranking and the
  *   opened page gets no handle on this one.
  */
-import MarkdownIt from 'markdown-it';
+import { createRequire } from 'node:module';
+import type MarkdownIt from 'markdown-it';
 import type { RendererRule } from 'markdown-it';
 import { toText } from './to-text.js';
 
-const markdown = new MarkdownIt({ html: false, linkify: true, typographer: false });
-
-const renderLinkOpen: RendererRule =
-  markdown.renderer.rules['link_open'] ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
-
-markdown.renderer.rules['link_open'] = (tokens, index, options, env, self) => {
-  tokens[index]?.attrSet('rel', 'nofollow noopener');
-  return renderLinkOpen(tokens, index, options, env, self);
-};
+/** markdown-it is loaded by the first page that prints Markdown. */
+type Markdown = InstanceType<typeof MarkdownIt>;
+let markdown: Markdown | null = null;
+function markdownOf(): Markdown {
+  if (markdown !== null) return markdown;
+  const MarkdownItModule = createRequire(import.meta.url)('markdown-it') as typeof MarkdownIt;
+  const made = new MarkdownItModule({ html: false, linkify: true, typographer: false });
+  const renderLinkOpen: RendererRule = made.renderer.rules['link_open'] ?? ((tokens, index, options, _env, self) => self.renderToken(tokens, index, options));
+  made.renderer.rules['link_open'] = (tokens, index, options, env, self) => {
+    tokens[index]?.attrSet('rel', 'nofollow noopener');
+    return renderLinkOpen(tokens, index, options, env, self);
+  };
+  markdown = made;
+  return made;
+}
 
 export function renderMarkdown(text: unknown): string {
   if (text === null || text === undefined) return '';
-  return markdown.render(toText(text));
+  return markdownOf().render(toText(text));
 }

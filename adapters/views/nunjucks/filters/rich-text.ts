@@ -12,10 +12,12 @@
  *   `vbscript:` are removed;
  * - links get `rel="nofollow noopener noreferrer"`, like the `markdown` filter's.
  */
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import { toText } from './to-text.js';
 
-const OPTIONS: sanitizeHtml.IOptions = {
+/** The options, given the module (its `simpleTransform` builds the link rule). */
+const options = (sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions => ({
   allowedTags: [
     'p', 'br', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'sub', 'sup', 'small',
     'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'hr', 'a', 'img', 'figure', 'figcaption',
@@ -35,11 +37,22 @@ const OPTIONS: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math'],
   transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener noreferrer' }),
+    a: sanitize.simpleTransform('a', { rel: 'nofollow noopener noreferrer' }),
   },
-};
+});
+
+/** sanitize-html (and its HTML parser) is loaded by the first page that prints rich text. */
+let sanitizer: ((html: string) => string) | null = null;
+function sanitizerOf(): (html: string) => string {
+  if (sanitizer === null) {
+    const sanitize = createRequire(import.meta.url)('sanitize-html') as typeof sanitizeHtml;
+    const chosen = options(sanitize);
+    sanitizer = (html) => sanitize(html, chosen);
+  }
+  return sanitizer;
+}
 
 export function sanitizeRichText(html: unknown): string {
   if (html === null || html === undefined) return '';
-  return sanitizeHtml(toText(html), OPTIONS);
+  return sanitizerOf()(toText(html));
 }
