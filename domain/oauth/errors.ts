@@ -44,17 +44,10 @@ export type UnlinkRefusalReason =
  * touches the rules.
  */
 export type NoticeCode =
+  /** Refusals the visitor is told as such; the rest ('denied', a refused state, a changed visitor, a failure) say 'try again'. */
+  | Exclude<SignInRefusalReason, 'visitor-changed' | 'state-refused' | 'denied' | 'failed'>
+  | UnlinkRefusalReason
   | 'try-again'
-  | 'unverified-email'
-  | 'email-owner-unverified'
-  | 'registration-closed'
-  | 'linked-to-another-user'
-  | 'provider-already-linked'
-  | 'own-email-unverified'
-  | 'not-linked-to-you'
-  | 'already-logged-in'
-  | 'not-linked'
-  | 'only-way-to-log-in'
   | 'linked'
   | 'already-linked'
   | 'unlinked';
