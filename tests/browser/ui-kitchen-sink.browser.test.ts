@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDefaultApp } from '../../composition/default-app.js';
-import { QueueDashboard, Routes, TOKENS, json } from '../../composition/index.js';
+import { QueueDashboard, Routes } from '../../composition/index.js';
 import { Notifications } from '../../composition/notifications.js';
 import { TestApp } from '../../composition/testing.js';
 import type { TestServer } from '../../composition/testing.js';
@@ -17,6 +17,7 @@ import { axeViolations } from '../support/axe.js';
 import { describeInChromium, launchChromium, watchCspViolations } from '../support/chromium.js';
 import { useTempDir } from '../support/databases.js';
 import { screenshotPath } from '../support/screenshots.js';
+import { testLogin } from '../support/flows.js';
 
 interface InPageElement {
   tagName: string;
@@ -71,12 +72,7 @@ describeInChromium('the UI kit kitchen sink and the built-in pages in Chromium',
         createDefaultApp(options)
           .module({
             name: 'sink-test-login',
-            routes: new Routes().post('/test-login/{id}', async (ctx) => {
-              const user = await ctx.service(TOKENS.userRepository).findById(ctx.params.int('id'));
-              if (user === null) return json({ error: 'no user' }, 404);
-              ctx.auth.login(user);
-              return json({ ok: true });
-            }),
+            routes: new Routes().post('/test-login/{id}', testLogin),
           })
           .module(QueueDashboard.create({ gate: 'view-queue' }))
           .module(Notifications.create())

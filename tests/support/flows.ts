@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
 import type { TestClient, TestResponse, TestServer } from '../../composition/testing.js';
+import { json } from '../../composition/index.js';
+import type { Handler } from '../../composition/index.js';
+import { TOKENS } from '../../composition/tokens.js';
 
 /**
  * What a person does in a browser to sign in, register or sign in with a provider, written once
@@ -73,3 +76,14 @@ export function copyOf(server: TestServer, client: TestClient): TestClient {
   for (const [name, value] of client.cookies) copy.cookies.set(name, value);
   return copy;
 }
+
+/**
+ * A test app's `POST /test-login/{id}` handler: signs the user with that id in without a form, for
+ * tests about what a signed-in user sees rather than about logging in (404 for no such user).
+ */
+export const testLogin: Handler = async (ctx) => {
+  const user = await ctx.service(TOKENS.userRepository).findById(ctx.params.int('id'));
+  if (user === null) return json({ error: 'no user' }, 404);
+  ctx.auth.login(user);
+  return json({ ok: true });
+};

@@ -7,11 +7,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDefaultApp } from '../../../composition/default-app.js';
-import { Redirect, Routes, TOKENS, View, json } from '../../../composition/index.js';
+import { Redirect, Routes, View } from '../../../composition/index.js';
 import { TestApp } from '../../../composition/testing.js';
 import { FRAMEWORK_TEMPLATES } from '../../../adapters/views/framework-templates.js';
 import { publishedKit } from '../../../adapters/cli/generators/ui-kit-sources.js';
 import { useTempDir } from '../../support/databases.js';
+import { testLogin } from '../../support/flows.js';
 
 const dir = useTempDir('fw-ui-kit-cmd-');
 
@@ -37,12 +38,7 @@ function appIn(root: string): TestApp {
               return Redirect.to('/notes');
             })
             .get('/kit', () => View.make('kit-page.html'))
-            .post('/test-login/{id}', async (ctx) => {
-              const user = await ctx.service(TOKENS.userRepository).findById(ctx.params.int('id'));
-              if (user === null) return json({ error: 'no user' }, 404);
-              ctx.auth.login(user);
-              return json({ ok: true });
-            }),
+            .post('/test-login/{id}', testLogin),
         })
         .gate('add-note', (user) => user.email === 'ada@example.com'),
   });

@@ -1,10 +1,11 @@
 import { object, string } from 'superstruct';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultApp } from '../../../composition/default-app.js';
-import { QueueDashboard, Routes, TOKENS, json } from '../../../composition/index.js';
+import { QueueDashboard, Routes, TOKENS } from '../../../composition/index.js';
 import { defineJob } from '../../../composition/jobs.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
+import { testLogin } from '../../support/flows.js';
 
 const Fails = defineJob({
   name: 'fails',
@@ -25,12 +26,7 @@ describe('fw/queue/dashboard.html', () => {
         createDefaultApp(options)
           .module({
             name: 'test-login',
-            routes: new Routes().post('/test-login/{id}', async (ctx) => {
-              const user = await ctx.service(TOKENS.userRepository).findById(ctx.params.int('id'));
-              if (user === null) return json({ error: 'no user' }, 404);
-              ctx.auth.login(user);
-              return json({ ok: true });
-            }),
+            routes: new Routes().post('/test-login/{id}', testLogin),
           })
           .module(QueueDashboard.create({ gate: 'view-queue' }))
           .gate('view-queue', (user) => user.email === 'ops@example.com')

@@ -10,12 +10,13 @@ import { dirname, join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultApp } from '../../../composition/default-app.js';
-import { QueueDashboard, Routes, TOKENS, View, json } from '../../../composition/index.js';
+import { QueueDashboard, Routes, TOKENS, View } from '../../../composition/index.js';
 import { Notifications } from '../../../composition/notifications.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestClient, TestServer } from '../../../composition/testing.js';
 import { FRAMEWORK_TEMPLATES } from '../../../adapters/views/framework-templates.js';
 import { useTempDir } from '../../support/databases.js';
+import { testLogin } from '../../support/flows.js';
 
 type Reach = (client: Clients) => Promise<string>;
 interface Clients {
@@ -105,12 +106,7 @@ describe('built-in templates an app replaces with resources/views/<same path>', 
             routes: new Routes()
               .get('/paged', () => View.make('paged.html', { page: { page: 2, last_page: 3, total: 30, per_page: 10, items: [] } }))
               .get('/kit', () => View.make('kit.html'))
-              .post('/test-login/{id}', async (ctx) => {
-                const user = await ctx.service(TOKENS.userRepository).findById(ctx.params.int('id'));
-                if (user === null) return json({ error: 'no user' }, 404);
-                ctx.auth.login(user);
-                return json({ ok: true });
-              }),
+              .post('/test-login/{id}', testLogin),
           })
           .module(QueueDashboard.create({ gate: 'view-queue' }))
           .module(Notifications.create())

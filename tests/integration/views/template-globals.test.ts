@@ -7,10 +7,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDefaultApp } from '../../../composition/default-app.js';
-import { Redirect, Routes, TOKENS, View, json } from '../../../composition/index.js';
+import { Redirect, Routes, View } from '../../../composition/index.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
+import { testLogin } from '../../support/flows.js';
 
 const FILES: Record<string, string> = {
   'resources/views/request.html': [
@@ -87,12 +88,7 @@ describe('template globals over a real socket', () => {
               .get('/seo', (ctx) => View.make('seo.html', { title: ctx.query['title'] ?? '', image: ctx.query['image'] ?? '', canonical: ctx.query['canonical'] ?? '' }))
               .get('/seo-keywords', () => View.make('seo-keywords.html'))
               .get('/can', () => View.make('can.html', { posts }))
-              .post('/test-login/{id}', async (ctx) => {
-                const user = await ctx.service(TOKENS.userRepository).findById(ctx.params.int('id'));
-                if (user === null) return json({ error: 'no user' }, 404);
-                ctx.auth.login(user);
-                return json({ ok: true });
-              }),
+              .post('/test-login/{id}', testLogin),
           })
           .gate('see-reports', async (user) => {
             asked.push(`see-reports:${user.email}`);
