@@ -80,6 +80,25 @@ export class KernelMisuse extends Error {
 const INTEGER = /^-?\d{1,15}$/u;
 
 /**
+ * What a route's layers say about the stages, decided once at start and read-only for the
+ * request: stages read it, none of them sets it for another.
+ */
+export interface RouteTraits {
+  /** A webhook (it checks a signature instead) or `.withoutCsrf()`. */
+  readonly csrfExempt: boolean;
+  /** `.etag()`. */
+  readonly etag: boolean;
+  /**
+   * Whether a session this request starts is worth a cookie: not for a webhook's callers, nor for
+   * answers to no route (404, 405, 400), so scanners asking for made-up paths get no session.
+   */
+  readonly keepsNewSession: boolean;
+}
+
+/** The traits of a request no route answers. */
+export const NO_ROUTE: RouteTraits = { csrfExempt: false, etag: false, keepsNewSession: false };
+
+/**
  * The request context handed to handlers and middleware. The session is attached by the
  * session stage; reading it before is a programmer error.
  */
@@ -93,29 +112,21 @@ export class KernelContext implements RequestContext {
   readonly hx: PartialUpdate;
   readonly isApiClient: boolean;
   private attached: Session | null = null;
-  /**
-   * Whether a session started by this request is worth a cookie. False for answers to no
-   * route (404, 405, 400): scanners asking for made-up paths get no session.
-   */
-  persistNewSession = true;
-  /** The matched route is under `.withoutCsrf()`. */
-  csrfExempt = false;
-  /** The matched route is under `.etag()`. */
-  etag = false;
+  private sessionStore: SessionDriver | null = null;
   private values: CurrentValues | null = null;
   private routeUrls: ContextUrls | null = null;
   private signedIn: AuthUser | null = null;
   private authenticator: Authenticator | null = null;
   private chosenLang: Lang | null = null;
   private languageChooser: (() => Lang) | null = null;
-  /** Where this request's session is stored: set by the session stage. */
-  sessionDriver: SessionDriver | null = null;
 
   constructor(
     readonly request: KernelRequest,
     method: string,
     matched: MatchedRoute,
     private readonly shared: ContextShared,
+    /** What the matched route's layers decided at start (CSRF, ETag, whether a new session is kept). */
+    readonly traits: RouteTraits = NO_ROUTE,
   ) {
     this.method = method;
     this.path = request.path;
@@ -210,8 +221,15 @@ export class KernelContext implements RequestContext {
     return this.attached;
   }
 
-  attachSession(session: Session): void {
+  /** The session stage hands over the visitor's session and the driver that stores it. */
+  attachSession(session: Session, driver: SessionDriver): void {
     this.attached = session;
+    this.sessionStore = driver;
+  }
+
+  /** Where this request's session is stored; null before the session stage ran. */
+  get sessionDriver(): SessionDriver | null {
+    return this.sessionStore;
   }
 
   hasSession(): boolean {
