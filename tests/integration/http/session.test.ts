@@ -101,6 +101,15 @@ describe('the cookie session over a real socket', () => {
     expect(garbage.json()).toEqual({ count: null, name: null });
   });
 
+  it('seals the same value with a fresh IV each time, and opens every one', async () => {
+    const sealer = new CookieSealer(sealingKeys());
+    const sealed = await Promise.all(Array.from({ length: 50 }, () => sealer.seal(SESSION, { count: 1 })));
+    const ivs = sealed.map((text) => text.split('*')[3]);
+    expect(new Set(ivs).size).toBe(50);
+    expect(ivs.every((iv) => Buffer.from(iv ?? '', 'base64url').length === 16)).toBe(true);
+    for (const text of sealed) expect(await sealer.unseal(SESSION, text)).toEqual({ count: 1 });
+  });
+
   it('treats a value sealed for another cookie name as an empty session', async () => {
     const client = server.client();
     await client.get('/count');
