@@ -1,6 +1,5 @@
 import Iron from '@hapi/iron';
 import type { RandomSource } from '../../ports/random-source.js';
-import { CryptoRandomSource } from '../random/crypto-random-source.js';
 
 /** The two keys iron needs, derived from APP_KEY (see `domain/security/app-keys.ts`). */
 export interface SealingKeys {
@@ -24,7 +23,8 @@ export class CookieSealer {
 
   constructor(
     keys: SealingKeys,
-    private readonly random: RandomSource = new CryptoRandomSource(),
+    /** Each seal's IV (the app's pooled CSPRNG, `CryptoRandomSource`). */
+    private readonly random: RandomSource,
   ) {
     this.password = { id: KEY_ID, encryption: keys.encryption, integrity: keys.integrity };
   }
