@@ -20,6 +20,7 @@ import { LIVE_HEADERS, LIVE_PATH } from '../dev-tools/live-reload.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
 import { uploadRefusal } from '../uploads/upload-refusal.js';
 import type { WireResponse } from '../kernel/wire.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What the host knows of the connection that a WHATWG `Request` does not carry. */
 export interface FetchConnection {
@@ -257,7 +258,7 @@ async function withFile(wire: WireResponse, range: string | undefined): Promise<
   if (wire.body.kind !== 'file') return wire;
   const { path } = wire.body;
   const info = await stat(path);
-  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  if (!info.isFile()) throw new FrameworkError('http.not-a-file', `${path} is not a file`);
   if (!wire.headers.has('content-type')) {
     const type = mimeLookup(path) || 'application/octet-stream';
     wire.headers.set('content-type', type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type);
