@@ -58,11 +58,20 @@ export interface ContextShared {
   storage: RequestStorage | null;
 }
 
-/** A handler stops with this reply (a failed form's way back): the views stage sends it. */
+/**
+ * A handler stops with this reply (a failed form's way back): the views stage sends it as if the
+ * handler had returned it. With `abort(status)` for a status, the one way to stop from deep in a
+ * handler's helpers (docs/errors.md).
+ */
 export class StopWithReply extends FrameworkError {
   constructor(readonly reply: Reply) {
     super('http.stop-with-reply', 'The request stopped with a reply');
   }
+}
+
+/** Stops the request with `reply` wherever it is called: `stopWith(Redirect.back())`. */
+export function stopWith(reply: Reply): never {
+  throw new StopWithReply(reply);
 }
 
 export interface MatchedRoute {
