@@ -208,13 +208,18 @@ async function readBody(request: Request, limit: number): Promise<Buffer | 'too-
   if (request.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // Node's web streams are async iterables; leaving the loop early cancels the stream.
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk);
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > limit) {
+      // The rest is not read: cancelling tells the sender's side to stop.
+      await reader.cancel();
+      return 'too-large';
+    }
+    chunks.push(value);
   }
-  return Buffer.concat(chunks);
 }
 
 /**
