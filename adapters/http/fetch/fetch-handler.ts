@@ -210,7 +210,8 @@ async function readBody(request: Request, limit: number): Promise<Buffer | 'too-
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    // A request body's chunks are bytes (the fetch standard); the platform's types leave them `any`.
+    const { done, value } = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
     if (done) return Buffer.concat(chunks);
     size += value.byteLength;
     if (size > limit) {
