@@ -76,7 +76,7 @@ export class JobWorker {
   /** Wake-ups heard so far, and the idle loops waiting for the next one. */
   private wakeups = 0;
   private readonly sleepers = new Set<() => void>();
-  private watching = false;
+  private watching: JobWatch | null = null;
   /** Jobs finished (completed or failed for good) and attempts retried, by this worker. */
   readonly stats = { completed: 0, retried: 0, failed: 0 };
 
@@ -111,9 +111,9 @@ export class JobWorker {
   private async watch(): Promise<JobWatch | null> {
     if (this.deps.queue.watch === undefined) return null;
     try {
-      const watch = await this.deps.queue.watch((many) => this.wakeUp(many === true), this.options.queues);
-      this.watching = true;
-      return watch;
+      this.watching = await this.deps.queue.watch((many) => this.wakeUp(many === true), this.options.queues);
+      this.watching.waiting?.(this.sleepers.size > 0);
+      return this.watching;
     } catch (error) {
       this.deps.logger.warn('the queue cannot wake idle workers; they poll instead', { driver: this.deps.queue.driver, error: this.redact(describe(error)) });
       return null;
@@ -127,10 +127,12 @@ export class JobWorker {
    */
   private wakeUp(many: boolean): void {
     this.wakeups++;
-    for (const sleeper of [...this.sleepers].slice(0, many ? undefined : 1)) {
+    const woken = [...this.sleepers].slice(0, many ? undefined : 1);
+    for (const sleeper of woken) {
       this.sleepers.delete(sleeper);
       sleeper();
     }
+    if (woken.length > 0 && this.sleepers.size === 0) this.watching?.waiting?.(false);
   }
 
   /** Takes no new job, lets the running ones finish, and resolves once they have. */
@@ -176,7 +178,7 @@ export class JobWorker {
         }
         if (job === null) {
           if (this.options.once === true) return;
-          await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
+          await this.idle(this.options.pollMs ?? (this.watching !== null ? 5000 : 1000), heard);
           continue;
         }
       }
@@ -187,7 +189,7 @@ export class JobWorker {
       heard = after.heard;
       if (next === null && !this.stopping) {
         if (this.options.once === true) return;
-        await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
+        await this.idle(this.options.pollMs ?? (this.watching !== null ? 5000 : 1000), heard);
       }
     }
   }
@@ -308,11 +310,12 @@ export class JobWorker {
       woken = resolve;
       this.sleepers.add(resolve);
     });
+    if (this.sleepers.size === 1) this.watching?.waiting?.(true);
     try {
       await Promise.race([sleep(ms, undefined, { signal: AbortSignal.any([this.wake.signal, done.signal]) }).catch(() => undefined), wake]);
     } finally {
       done.abort();
-      this.sleepers.delete(woken);
+      if (this.sleepers.delete(woken) && this.sleepers.size === 0) this.watching?.waiting?.(false);
     }
   }
 
