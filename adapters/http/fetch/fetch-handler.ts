@@ -17,6 +17,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
 import { toWire } from '../kernel/wire.js';
 import { LIVE_HEADERS, LIVE_PATH } from '../dev-tools/live-reload.js';
+import { formNamesRefusal, nestFormNames } from '../kernel/form-names.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
 import { uploadRefusal } from '../uploads/upload-refusal.js';
 import type { WireResponse } from '../kernel/wire.js';
@@ -143,6 +144,16 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
       body = parsed;
     }
     try {
+      // Bracketed form names become groups and lists (`items[0][name]`), before anything reads the body.
+      const fields = kind !== 'other' && body.raw() === null ? body.value() : null;
+      if (typeof fields === 'object' && fields !== null && !Buffer.isBuffer(fields)) {
+        const nested = nestFormNames(fields as Record<string, unknown>, options.bodyMaxDepth);
+        if (!nested.ok) {
+          state.log.warn('a form with bracketed names past BODY_MAX_DEPTH or the list limit was refused', { reason: nested.reason, maxDepth: options.bodyMaxDepth });
+          return failed({ status: 400, detail: formNamesRefusal(nested.reason) });
+        }
+        body = RequestBody.parsed(nested.fields);
+      }
       // Before anything reads the body (the method override, old input, validation, handlers):
       // whatever walks it afterwards can rely on it being shallow.
       if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
