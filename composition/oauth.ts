@@ -8,18 +8,12 @@ import type { Handler, RequestContext } from '../adapters/http/kernel/request-co
 import { startDevIdentityProvider } from '../adapters/oauth/dev-identity-provider.js';
 import { ProviderA } from '../adapters/oauth/providers/provider-a.js';
 import { ProviderB } from '../adapters/oauth/providers/provider-b.js';
-import { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
-import { OAuthProviders } from '../application/oauth/oauth-providers.js';
-import { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
-import { StartSignIn } from '../application/oauth/start-sign-in.js';
-import { UnlinkProvider } from '../application/oauth/unlink-provider.js';
 import { loginOptions, providerButtons } from '../domain/oauth/template-data.js';
 import type { Routes } from '../domain/http/routing/routes.js';
 import type { ProviderDefinition } from '../ports/identity-provider.js';
 import { Auth } from './auth.js';
-import { LazySignInProtocol } from './lazy-sign-in-protocol.js';
+import { oauthArea } from './bindings/oauth.js';
 import type { Config } from './config.js';
-import { provide } from './container.js';
 import type { Module, ModuleHost } from './module.js';
 import { servicesFrom } from './request-services.js';
 import type { AppServices } from './services.js';
@@ -101,18 +95,7 @@ export class OAuth implements Module {
   }
 
   bind(container: Container, config: Config): void {
-    const definitions = [...this.definitions];
-    provide(container, TOKENS.oauthProviders, [], () => new OAuthProviders(definitions, { get: (name) => config.env(name) }));
-    provide(container, TOKENS.signInProtocol, [TOKENS.httpClient], (http) => new LazySignInProtocol(http));
-    provide(container, TOKENS.startSignIn, [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.random, TOKENS.clock], (providers, protocol, random, clock) => new StartSignIn(providers, protocol, random, clock));
-    provide(
-      container,
-      TOKENS.completeSignIn,
-      [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.httpClient, TOKENS.linkedAccounts, TOKENS.userRepository, TOKENS.eventBus, TOKENS.clock, TOKENS.cacheStore],
-      (providers, protocol, http, links, users, events, clock, counters) => new CompleteSignIn(providers, protocol, http, links, users, events, clock, counters),
-    );
-    provide(container, TOKENS.unlinkProvider, [TOKENS.oauthProviders, TOKENS.linkedAccounts, TOKENS.eventBus], (providers, links, events) => new UnlinkProvider(providers, links, events));
-    provide(container, TOKENS.showLinkedAccounts, [TOKENS.oauthProviders, TOKENS.linkedAccounts], (providers, links) => new ShowLinkedAccounts(providers, links));
+    oauthArea([...this.definitions])({ container, config });
   }
 
   get routes(): Routes<Handler> {
