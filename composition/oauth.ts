@@ -8,7 +8,7 @@ import type { Handler, RequestContext } from '../adapters/http/kernel/request-co
 import { startDevIdentityProvider } from '../adapters/oauth/dev-identity-provider.js';
 import { ProviderA } from '../adapters/oauth/providers/provider-a.js';
 import { ProviderB } from '../adapters/oauth/providers/provider-b.js';
-import { loginOptions, providerButtons } from '../domain/oauth/template-data.js';
+import { linkedAccountsCard, loginOptions, providerButtons } from '../adapters/http/oauth/oauth-view-data.js';
 import type { Routes } from '../domain/http/routing/routes.js';
 import type { ProviderDefinition } from '../ports/identity-provider.js';
 import { Auth } from './auth.js';
@@ -72,12 +72,13 @@ export class OAuth implements Module {
         // No provider has credentials: no card, as the login page shows no buttons then.
         if (ctx.service(TOKENS.oauthProviders).enabledNames().length === 0) return null;
         const user = ctx.requireUser().record;
-        const card = await ctx.service(TOKENS.showLinkedAccounts).execute({
-          user,
-          redirectUrl: (name) => ctx.url('oauth.redirect', [name]),
-          setPasswordUrl: `${ctx.url('account')}#account-password`,
-        });
-        return { ...card };
+        const overview = await ctx.service(TOKENS.showLinkedAccounts).execute({ user });
+        return {
+          ...linkedAccountsCard(overview, {
+            redirectUrl: (name) => ctx.url('oauth.redirect', [name]),
+            setPasswordUrl: `${ctx.url('account')}#account-password`,
+          }),
+        };
       },
     });
     // Every view gets the buttons of the providers that have credentials (spec 000, Template
