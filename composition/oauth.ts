@@ -75,8 +75,8 @@ export class OAuth implements Module {
         const overview = await ctx.service(TOKENS.showLinkedAccounts).execute({ user });
         return {
           ...linkedAccountsCard(overview, {
-            redirectUrl: (name) => ctx.url('oauth.redirect', [name]),
-            setPasswordUrl: `${ctx.url('account')}#account-password`,
+            redirectUrl: (name) => ctx.urls.route('oauth.redirect', [name]),
+            setPasswordUrl: `${ctx.urls.route('account')}#account-password`,
           }),
         };
       },
@@ -87,7 +87,7 @@ export class OAuth implements Module {
     // replaced `fw/auth/login_options.html` that reads only `oauth_providers` still confirms.
     host.share('oauth_providers', async (ctx) => {
       const providers = ctx.service(TOKENS.oauthProviders).enabledLabels();
-      const redirectUrl = (name: string) => ctx.url('oauth.redirect', [name]);
+      const redirectUrl = (name: string) => ctx.urls.route('oauth.redirect', [name]);
       const user = ctx.user;
       if (ctx.route.name !== 'password.confirm' || user === null) return providerButtons(providers, redirectUrl);
       const linkedProviders = await ctx.service(TOKENS.showLinkedAccounts).linkedProviders(user.id);

@@ -90,7 +90,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
     route: (...args: unknown[]) => {
       const { positional, keywords } = splitKeywords(args);
       const [name, ...rest] = positional;
-      return ctx.url(String(name), rest as (string | number)[], keywords);
+      return ctx.urls.route(String(name), rest as (string | number)[], keywords);
     },
     asset: (path: string) => options.publicFiles.assetUrl(path),
     storage_url: (key: string, disk?: string) => {
@@ -98,7 +98,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
       return options.storageUrl(String(key), disk === undefined ? undefined : String(disk));
     },
     route_is: (...patterns: string[]) => ctx.route.is(...patterns),
-    route_exists: (name: string) => ctx.hasRoute(name),
+    route_exists: (name: string) => ctx.urls.has(name),
     class_names: (...args: unknown[]) => classNames(args),
     csp_nonce: () => nonce,
     fw_head: () => renderer.safe(fwHead(options.publicFiles, nonce, token)),

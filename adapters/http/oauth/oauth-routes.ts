@@ -83,7 +83,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       query: { intent: ctx.query['intent'], remember: ctx.query['remember'] },
       visitorUserId: visitor?.id ?? null,
       storedPending: ctx.session.get(PENDING_SIGN_INS_KEY),
-      redirectUri: ctx.absoluteUrl('oauth.callback', [provider]),
+      redirectUri: ctx.urls.absolute('oauth.callback', [provider]),
     });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (result.kind === 'failed') {
@@ -97,7 +97,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
   const callback: Handler = async (ctx) => {
     const provider = providerOf(ctx);
     const visitor = sessionVisitor(ctx);
-    const callbackUrl = new URL(ctx.absoluteUrl('oauth.callback', [provider]));
+    const callbackUrl = new URL(ctx.urls.absolute('oauth.callback', [provider]));
     for (const [key, value] of Object.entries(ctx.query)) for (const item of Array.isArray(value) ? value : [value]) callbackUrl.searchParams.append(key, item);
     const { completeSignIn, completeLogin } = services(ctx);
     const result = await completeSignIn.execute({
@@ -107,7 +107,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       storedPending: ctx.session.get(PENDING_SIGN_INS_KEY),
       visitor,
       registrationOpen: options.registrationOpen,
-      redirectUri: ctx.absoluteUrl('oauth.callback', [provider]),
+      redirectUri: ctx.urls.absolute('oauth.callback', [provider]),
       ...(options.onRegistered === null ? {} : { onRegistered: options.onRegistered }),
     });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
