@@ -1,6 +1,11 @@
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
-import { Overrides, provide, resolve } from '../../../composition/container.js';
+import { Overrides, buildServices, provide, resolve } from '../../../composition/container.js';
+import type { ContainerParts } from '../../../composition/container.js';
+import type { ChosenAdapters } from '../../../composition/chosen-adapters.js';
+import { deriveAppKeys } from '../../../domain/security/app-keys.js';
+import type { Database } from '../../../adapters/persistence/mikro-orm/database.js';
+import type { Logger } from '../../../ports/logger.js';
 import { appServices } from '../../../composition/services.js';
 import { parseConfig } from '../../../composition/config.js';
 import { TOKENS } from '../../../composition/tokens.js';
@@ -44,6 +49,38 @@ describe('composition binds once, before anything is built', () => {
     expect(overrides.has(TOKENS.clock)).toBe(true);
     expect(overrides.has(TOKENS.random)).toBe(false);
     expect(resolve(container, TOKENS.clock)).toBe(clock);
+  });
+});
+
+describe('buildServices binds every area before anything is built', () => {
+  const built: string[] = [];
+  const never = (name: string) => () => {
+    built.push(name);
+    throw new Error(`${name} was built`);
+  };
+  // The chosen adapters record being made: binding must not make any of them.
+  const adapters: ChosenAdapters = { cacheStore: never('cache'), jobQueue: never('queue'), mailer: never('mailer'), storage: never('storage') };
+  const parts = (overrides = new Overrides()): ContainerParts => ({
+    config,
+    keys: deriveAppKeys(config.app.key.reveal()),
+    adapters,
+    overrides,
+    closers: [],
+    logger: {} as Logger,
+    database: {} as Database,
+    migrationSources: [],
+  });
+
+  it('builds nothing while binding, and an override wins over the area default', () => {
+    const clock = new FixedClock(new Date('2031-01-01T00:00:00Z'));
+    const services = buildServices(parts(new Overrides().set(TOKENS.clock, clock)), []);
+    expect(built).toEqual([]);
+    expect(services.get(TOKENS.clock)).toBe(clock);
+    expect(services.get(TOKENS.config)).toBe(config);
+  });
+
+  it("an app area binding a framework area's token stops start-up naming it", () => {
+    expect(() => buildServices(parts(), [({ container }) => provide(container, TOKENS.translator, [], () => null as never)])).toThrow(/Translator.*bound twice/u);
   });
 });
 
