@@ -29,6 +29,7 @@ import { AfterResponseWork } from '../adapters/http/after-response.js';
 import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import type { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { HttpClient } from '../ports/http-client.js';
 import type { Logger } from '../ports/logger.js';
@@ -503,7 +504,7 @@ export class App {
       // Listeners and the inline worker reach the services they belong to, known once built.
       let built: AppServices | null = null;
       const services = (): AppServices => {
-        if (built === null) throw new TypeError('The app\'s services were asked for while they were being bound');
+        if (built === null) throw new FrameworkError('composition.services-while-binding', 'The app\'s services were asked for while they were being bound');
         return built;
       };
       const areas: Area[] = [
