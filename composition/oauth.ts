@@ -18,6 +18,7 @@ import type { Module, ModuleHost } from './module.js';
 import { servicesFrom } from './request-services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 const OAUTH_SERVICES = {
   startSignIn: TOKENS.startSignIn,
@@ -63,7 +64,7 @@ export class OAuth implements Module {
 
   register(host: ModuleHost): void {
     const auth = host.find(Auth);
-    if (auth === null) throw new TypeError('Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
+    if (auth === null) throw new MisuseError('app.module-order', 'Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
     this.auth = auth;
     auth.accountSection({
       name: 'linked-accounts',
@@ -101,7 +102,7 @@ export class OAuth implements Module {
 
   get routes(): Routes<Handler> {
     const settings = this.auth?.settings;
-    if (settings === undefined) throw new TypeError('OAuth has no routes before the app registers it after Auth');
+    if (settings === undefined) throw new MisuseError('app.module-order', 'OAuth has no routes before the app registers it after Auth');
     return oauthRoutes(servicesOf, { registrationOpen: settings.registration, redirectTo: settings.redirectTo, onRegistered: settings.onRegistered });
   }
 

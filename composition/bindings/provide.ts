@@ -1,6 +1,7 @@
 import type { Container, ServiceIdentifier } from 'inversify';
 import type { ServiceKey } from '../../adapters/http/kernel/request-context.js';
 import type { AppKeys } from '../../domain/security/app-keys.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 import type { ChosenAdapters, Closer } from '../chosen-adapters.js';
 import type { Config } from '../config.js';
 
@@ -49,7 +50,7 @@ export class Overrides {
  * rather than the later binding silently replacing the earlier one.
  */
 export function provide<T, A extends unknown[]>(container: Container, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
-  if (container.isBound(id(t))) throw new TypeError(`The service ${String(id(t))} is bound twice`);
+  if (container.isBound(id(t))) throw new MisuseError('app.bound-twice', `The service ${String(id(t))} is bound twice`);
   container
     .bind<T>(id(t))
     .toResolvedValue(factory, deps as never)

@@ -4,6 +4,7 @@ import type { EndpointSecrets, OutgoingWebhooks, WebhookQueue } from '../../appl
 import { Webhooks } from '../../application/webhooks/webhooks.js';
 import { Backoffs } from '../../domain/queue/backoff.js';
 import { derivedEndpointSecret } from '../../domain/webhooks/signature.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 import { SqlWebhookDeliveries } from '../../adapters/persistence/mikro-orm/sql-webhook-deliveries.js';
 import type { WebhookDeliveries } from '../../ports/webhook-deliveries.js';
 import { defineJob } from '../jobs.js';
@@ -77,6 +78,6 @@ function bindOutgoing({ container, config }: Pick<Binding, 'container' | 'config
 }
 
 function disabledWebhooks(): OutgoingWebhooks {
-  const off = () => Promise.reject(new Error('Outgoing webhooks are off: call app.outgoingWebhooks() when building the app (it also registers their delivery job)'));
+  const off = () => Promise.reject(new FrameworkError('webhooks.outgoing-off', 'Outgoing webhooks are off: call app.outgoingWebhooks() when building the app (it also registers their delivery job)'));
   return { send: off, secretFor: off, deliverDue: off, deliverQueued: off };
 }

@@ -1,9 +1,9 @@
 import type { Stage } from '../pipeline.js';
+import { FrameworkError } from '../../../../domain/shared/errors.js';
 
-export class RequestTimedOut extends Error {
+export class RequestTimedOut extends FrameworkError {
   constructor(milliseconds: number) {
-    super(`The request ran longer than REQUEST_TIMEOUT (${milliseconds} ms)`);
-    this.name = 'RequestTimedOut';
+    super('http.timed-out', `The request ran longer than REQUEST_TIMEOUT (${milliseconds} ms)`);
   }
 }
 
