@@ -1,6 +1,7 @@
 import { badRequest } from '@hapi/boom';
 import type { Lifecycle, Request } from '@hapi/hapi';
-import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { BODY_TOO_DEEP } from '../kernel/refusal-messages.js';
 import { canonicalHost } from '../../../domain/http/trusted-hosts.js';
 import { RequestBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import qs from 'qs';
-import { BODY_TOO_DEEP } from '../../../domain/http/body-depth.js';
+import { BODY_TOO_DEEP } from './refusal-messages.js';
 
 /**
  * Bracketed field names of an HTML form (`address[city]`, `tags[]`, `items[0][name]`) read as
