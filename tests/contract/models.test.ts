@@ -247,6 +247,15 @@ for (const engine of useEngines()) {
         expect(await db.query(Product).count()).toBe(3);
       });
 
+      it('every condition holds, several on one column or on the scope\'s column included', async () => {
+        for (const price of [100, 200, 300]) await product({ price });
+        expect(await db.query(Product).where('price', '>', 100).where('price', '<', 300).pluck('price')).toEqual([200]);
+        expect(await db.query(Product).where('price', 100).where('price', 300).pluck('price')).toEqual([]);
+        expect(await db.query(Product).where('price', 300).whereRaw('"price" = ?', [100]).pluck('price')).toEqual([]);
+        await db.query(Doc).insertMany([{ title: 'a1', team_id: 1 }, { title: 'b1', team_id: 2 }]);
+        expect(await db.withScope({ team: 1 }).query(Doc).where('team_id', 2).pluck('title')).toEqual([]);
+      });
+
       it('like and not like are operators; whereLike ignores case on both engines', async () => {
         await product({ name: 'Blue Mug' });
         await product({ name: 'red mug' });

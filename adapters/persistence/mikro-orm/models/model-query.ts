@@ -23,6 +23,8 @@ type Order =
   /** Best match first for an FTS5 query (SQLite): its bm25 comes from a join made when the statement is built. */
   | { readonly relevance: string };
 type Trashed = 'without' | 'with' | 'only';
+/** No conditions left out of a filter. */
+const NONE: ReadonlySet<Condition> = new Set();
 /** One SQLite ranking joined into a SELECT: its FTS5 query, the join's alias, and the `whereSearch` condition it stands in for. */
 interface RankingJoin {
   readonly query: string;
@@ -227,7 +229,9 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
 
   /** The row with this key (under the query's conditions), or null. */
   async find(id: RowOf<M>['id']): Promise<RowOf<M> | null> {
-    return this.clone().where('id' as ColumnOf<M>, id as never).first();
+    // One copy, not first()'s second: a by-id lookup is the commonest query there is.
+    const [row] = await this.clone().where('id' as ColumnOf<M>, id as never).limit(1).get();
+    return row ?? null;
   }
 
   /** The row with this key, or `RecordNotFound` (a 404 through the HTTP layer). */
@@ -586,14 +590,12 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   }
 
   /** The WHERE of this query: its conditions (but `omit`), the soft-delete rule, every value encoded. */
-  private filter(omit: ReadonlySet<Condition> = new Set()): Dictionary {
+  private filter(omit: ReadonlySet<Condition> = NONE): Dictionary {
     const scope: Condition[] = this.scoped ? Object.entries(this.session.scopeOf(this.model)).map(([column, value]) => ({ kind: 'compare', column, op: '=', value })) : [];
     checkConditions(this.model, scope);
-    const filter = toFilter([...this.conditions.filter((condition) => !omit.has(condition)), ...scope], this.session.codec(this.model));
-    if (this.model.softDeletes && this.trashed !== 'with') {
-      (filter['$and'] as Dictionary[]).push({ deleted_at: this.trashed === 'only' ? { $ne: null } : null });
-    }
-    return filter;
+    const trashed: Dictionary[] = this.model.softDeletes && this.trashed !== 'with' ? [{ deleted_at: this.trashed === 'only' ? { $ne: null } : null }] : [];
+    const conditions = omit.size === 0 ? this.conditions : this.conditions.filter((condition) => !omit.has(condition));
+    return toFilter(scope.length === 0 ? conditions : [...conditions, ...scope], this.session.codec(this.model), trashed);
   }
 
   /**
@@ -605,7 +607,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     checkConditions(this.model, this.conditions);
     for (const column of this.groups) checkColumn(this.model, column, 'read');
     const qb = this.session.builder(this.model);
-    qb.where(this.filter(new Set(rankings.flatMap((join) => (join.replaces === null ? [] : [join.replaces])))));
+    qb.where(this.filter(rankings.length === 0 ? NONE : new Set(rankings.flatMap((join) => (join.replaces === null ? [] : [join.replaces])))));
     if (this.groups.length > 0) qb.groupBy(this.groups);
     for (const having of this.havings) qb.andHaving(having.sql, having.params);
     if (ordered) {
