@@ -59,6 +59,13 @@ export interface TemplateError extends Error {
   colno?: number | undefined;
 }
 
+/** The compiler's own scopes (nunjucks' `Frame`, used at compile time): names → JavaScript expressions. */
+export interface CompileFrame {
+  set(name: string, value: string): void;
+  lookup(name: string): string | undefined | null;
+  push(isolateWrites?: boolean): CompileFrame;
+}
+
 interface Extension {
   preprocess?: (source: string) => string;
 }
@@ -71,7 +78,7 @@ interface Internals {
       throwOnUndefined: boolean,
     ) => { compile(ast: AstRoot): void; getCode(): string };
   };
-  runtime: Runtime;
+  runtime: Runtime & { Frame: new () => CompileFrame };
   nodes: { Import: new (...args: never[]) => ImportNode; FromImport: new (...args: never[]) => ImportNode } & Record<string, new (...args: never[]) => AstNode>;
   lib: { TemplateError: new (message: unknown, lineno?: number, colno?: number) => TemplateError };
 }
@@ -93,7 +100,8 @@ const transformer = requireCommonJs('nunjucks/src/transformer.js') as {
 
 export const parser = internals.parser;
 export const Compiler = internals.compiler.Compiler;
-export const baseRuntime = internals.runtime;
+export const baseRuntime: Runtime = internals.runtime;
+export const CompileFrame = internals.runtime.Frame;
 export const TemplateError = internals.lib.TemplateError;
 export const transform = transformer.transform;
 export const ImportNodes = [internals.nodes.Import, internals.nodes.FromImport] as const;
