@@ -29,6 +29,8 @@ const CASES: [string, string, Record<string, unknown>][] = [
     `${WRAP}{% macro m(k='K') %}{% set s = 'S' %}{% call wrap() %}{{ k }}{{ s }}{% endcall %}{% set s = 'T' %}{{ s }}{% endmacro %}{{ m() }}{{ m(k='<b>') }}`, {}],
   ["a call body run by a macro of another file reads the calling macro's keyword parameters and sets",
     "{% from 'wrap.html' import wrap %}{% macro m(k='K') %}{% set s = 'S' %}{% call wrap() %}{{ k }}{{ s }}{% set s = 'in' %}{{ s }}{% endcall %}{{ s }}{% endmacro %}{{ m() }}{{ m(k='<b>') }}", {}],
+  ['the loop variable of each turn, over lists and dicts, nested, and kept after its turn',
+    "{% macro m(xs) %}{% for x in xs %}{{ loop.index }}{{ loop.index0 }}{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.first }}{{ loop.last }}{{ loop.length }}{% set l = loop %}{% for y in xs %}{{ loop.index }}{% endfor %}{{ loop.index }};{% endfor %}{{ l.index }}{% for k, v in { a: 1, b: 2 } %}{{ loop.index }}{{ k }}{{ v }}{{ loop.last }}{% endfor %}{% for a, b in [[1, 2], [3, 4]] %}{{ loop.revindex }}{{ a }}{{ b }}{% endfor %}{% endmacro %}{{ m([1, 2, 3]) }}", { l: { index: 'page' } }],
   ['a set in a loop changes a keyword parameter for after the loop',
     '{% macro m(n=0) %}{% for i in [1, 2] %}{% set n = n + i %}{% endfor %}{{ n }}{% endmacro %}{{ m() }}{{ m(n=10) }}', {}],
   ['a set to undefined reads the page variable',
