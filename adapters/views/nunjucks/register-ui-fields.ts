@@ -78,7 +78,7 @@ export function registerUiFields(env: Environment): void {
   env.addGlobal('fw_attrs', (attrs: unknown) => new nunjucks.runtime.SafeString(extraAttributes(attrs)));
   env.addGlobal('fw_field', function (this: RenderContext, kind: string, name: string, label: unknown, p: Record<string, unknown>, layout: FieldLayout, many: boolean, options: unknown) {
     const key = fieldPath(name);
-    const id = typeof p['id'] === 'string' && p['id'] !== '' ? p['id'] : `fw-${key.replaceAll('.', '-')}`;
+    const id = typeof p['id'] === 'string' && p['id'] !== '' ? p['id'] : `fw-${key.includes('.') ? key.replaceAll('.', '-') : key}`;
     const bag = typeof p['bag'] === 'string' && p['bag'] !== '' ? p['bag'] : 'default';
 
     const error = callable(this, 'error');
@@ -113,8 +113,11 @@ export function registerUiFields(env: Environment): void {
       else values = [];
     }
 
-    const described = [p['prefix'] ? `${id}-prefix` : '', p['hint'] ? `${id}-hint` : '', message ? `${id}-error` : ''].filter((part) => part !== '').join(' ');
-    let common = ` id="${escape(id)}"`;
+    let described = p['prefix'] ? `${id}-prefix` : '';
+    if (p['hint']) described += `${described === '' ? '' : ' '}${id}-hint`;
+    if (message) described += `${described === '' ? '' : ' '}${id}-error`;
+    const eid = escape(id);
+    let common = ` id="${eid}"`;
     if (p['required']) common += ' required';
     if (p['disabled']) common += ' disabled';
     if (message) common += ' aria-invalid="true"';
@@ -123,7 +126,6 @@ export function registerUiFields(env: Environment): void {
 
 
     // The field's frame around its control: label (or legend), prefix, copy button, hint, error.
-    const eid = escape(id);
     const invalid = message ? ' fw-field-invalid' : '';
     const hidden = p['hide_label'] ? ' class="fw-visually-hidden"' : '';
     const mark = p['required'] ? '<span class="fw-required" aria-hidden="true">*</span>' : '';
