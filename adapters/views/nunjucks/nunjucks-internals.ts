@@ -42,6 +42,7 @@ export type RenderCallback = (error: unknown, output?: string) => void;
 export interface Runtime {
   ensureDefined(value: unknown, lineno: number, colno: number): unknown;
   handleError(error: unknown, lineno: number, colno: number): unknown;
+  makeMacro: (this: void, argNames: readonly string[], kwargNames: readonly string[], func: (this: unknown, ...args: unknown[]) => unknown) => (this: unknown, ...args: unknown[]) => unknown;
 }
 
 /** The signature of every compiled function: the template's `root` and one `b_<name>` per block. */

@@ -34,6 +34,8 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ['member lookups: nested, missing, null, by index, and methods called on their object',
     "{% macro m(o, xs=[1, 2]) %}{{ o.a.b }}|{{ o.missing.x }}|{{ o.n }}|{{ o.n.x }}|{{ xs[1] }}|{{ o.a['b'] }}|{% set _ = xs.push(9) %}{{ xs | join(',') }}|{{ o.f() }}|{{ nothing.x }}|{{ o.list[0].name }}{% endmacro %}{{ m(obj) }}",
     { obj: { a: { b: '<b>' }, n: null, list: [{ name: 'first' }], f(this: { a: { b: string } }) { return this.a.b + '!'; } } }],
+  ['calls with as many positional arguments as parameters, fewer, more, and positionals given by keyword',
+    "{% macro m(a, b, c='C', d='D') %}{{ a }}{{ b }}{{ c }}{{ d }};{% endmacro %}{{ m(1, 2) }}{{ m(1, 2, d=4) }}{{ m(1) }}{{ m(1, 2, 3, 4) }}{{ m(1, 2, 3, 4, 5) }}{{ m(b=2, a=1) }}{{ m(1, b=2, c=3) }}{{ m() }}", {}],
   ['a set in a loop changes a keyword parameter for after the loop',
     '{% macro m(n=0) %}{% for i in [1, 2] %}{% set n = n + i %}{% endfor %}{{ n }}{% endmacro %}{{ m() }}{{ m(n=10) }}', {}],
   ['a set to undefined reads the page variable',
