@@ -36,6 +36,9 @@ const CASES: [string, string, Record<string, unknown>][] = [
     { obj: { a: { b: '<b>' }, n: null, list: [{ name: 'first' }], f(this: { a: { b: string } }) { return this.a.b + '!'; } } }],
   ['calls with as many positional arguments as parameters, fewer, more, and positionals given by keyword',
     "{% macro m(a, b, c='C', d='D') %}{{ a }}{{ b }}{{ c }}{{ d }};{% endmacro %}{{ m(1, 2) }}{{ m(1, 2, d=4) }}{{ m(1) }}{{ m(1, 2, 3, 4) }}{{ m(1, 2, 3, 4, 5) }}{{ m(b=2, a=1) }}{{ m(1, b=2, c=3) }}{{ m() }}", {}],
+  ['calls inside a macro: nested in arguments, methods, a macro given as an argument, `this` the page',
+    "{% macro twice(v) %}{{ v }}{{ v }}{% endmacro %}{% macro run(fn, v) %}{{ fn(v) }}{% endmacro %}{% macro m() %}{{ f(g(1), g(2)) }}|{{ obj.f() }}|{{ run(twice, 'x') }}|{{ who() }}{% endmacro %}{{ m() }}",
+    { f: (a: string, b: string) => `${a}+${b}`, g: (n: number) => `<${n}>`, obj: { name: 'o', f(this: { name: string }) { return this.name; } }, name: 'page', who(this: { ctx?: { name?: string } }) { return this.ctx?.name ?? 'none'; } }],
   ['a set in a loop changes a keyword parameter for after the loop',
     '{% macro m(n=0) %}{% for i in [1, 2] %}{% set n = n + i %}{% endfor %}{{ n }}{% endmacro %}{{ m() }}{{ m(n=10) }}', {}],
   ['a set to undefined reads the page variable',
@@ -53,6 +56,14 @@ const CASES: [string, string, Record<string, unknown>][] = [
 ];
 
 describe('macros with their parameters and sets as locals', () => {
+  it.each([['nope', 'undefined or falsey'], ['text', 'not a function']])('fail as nunjucks fails when calling %s', async (callee, reason) => {
+    const files = { 'p.html': `{% macro m() %}{{ ${callee}(1) }}{% endmacro %}{{ m() }}` };
+    const page = { text: 'a text' };
+    const reference = new nunjucks.Environment(new nunjucks.FileSystemLoader(writeViews(files)), { autoescape: true });
+    expect(() => reference.render('p.html', page)).toThrow(`Unable to call \`${callee}\`, which is ${reason}`);
+    await expect(rendererFor(files).render('p.html', page)).rejects.toThrow(`Unable to call \`${callee}\`, which is ${reason}`);
+  });
+
   it.each(CASES)('print what nunjucks prints: %s', async (_name, template, page) => {
     const files = { 'p.html': template, 'part.html': '<{{ k }}|{{ s }}>', 'wrap.html': WRAP };
     const reference = new nunjucks.Environment(new nunjucks.FileSystemLoader(writeViews(files)), { autoescape: true });
