@@ -58,6 +58,7 @@ import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './que
 import { QueuedAuthMail, SendAuthMail, queuedSecretsBox } from './queued-auth-mail.js';
 import type { JobRegistry } from './queue.js';
 import type { JobWorker, WorkerOptions } from '../adapters/worker/job-worker.js';
+import { FrameworkError, MisuseError } from '../domain/shared/errors.js';
 
 /**
  * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
@@ -68,7 +69,7 @@ export const FRAMEWORK_ROOT = findFrameworkRoot(dirname(fileURLToPath(import.met
 function findFrameworkRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'migrations')) && existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`The framework's folder (with migrations/) was not found above ${start}`);
+    if (dirname(dir) === dir) throw new FrameworkError('app.framework-not-found', `The framework's folder (with migrations/) was not found above ${start}`);
   }
 }
 
@@ -140,7 +141,7 @@ export class App {
 
   module(module: Module): this {
     if (this.modules.some((existing) => existing.name === module.name)) {
-      throw new TypeError(`The module "${module.name}" is registered twice`);
+      throw new MisuseError('app.module-twice', `The module "${module.name}" is registered twice`);
     }
     this.modules.push(module);
     for (const job of module.jobs ?? []) this.job(job);
@@ -154,7 +155,7 @@ export class App {
 
   /** A queued job (`defineJob`) this app's workers run; names are unique. */
   job(definition: RegisteredJob): this {
-    if (this.registeredJobs.has(definition.name)) throw new TypeError(`The job "${definition.name}" is registered twice`);
+    if (this.registeredJobs.has(definition.name)) throw new MisuseError('queue.job-twice', `The job "${definition.name}" is registered twice`);
     this.registeredJobs.set(definition.name, definition);
     return this;
   }
@@ -215,7 +216,7 @@ export class App {
    * headers and returns a `Limit` (`Limit.perMinute(10).by(…)`, or `Limit.none()`).
    */
   rateLimiter(name: string, rule: LimiterRule): this {
-    if (this.rateLimiters.has(name)) throw new TypeError(`The rate limiter "${name}" is registered twice`);
+    if (this.rateLimiters.has(name)) throw new MisuseError('rate-limit.limiter-twice', `The rate limiter "${name}" is registered twice`);
     this.rateLimiters.set(name, rule);
     return this;
   }
@@ -226,7 +227,7 @@ export class App {
    * secret, prefix })` is the usual one. A webhook route naming no registered check stops start-up.
    */
   webhook(name: string, verifier: WebhookVerifier): this {
-    if (this.webhooks.has(name)) throw new TypeError(`The webhook "${name}" is registered twice`);
+    if (this.webhooks.has(name)) throw new MisuseError('webhooks.incoming-twice', `The webhook "${name}" is registered twice`);
     this.webhooks.set(name, verifier);
     return this;
   }
@@ -296,7 +297,7 @@ export class App {
    * the endpoint's `whsec_` secret.
    */
   outgoingWebhooks(options: OutgoingWebhooksOptions = {}): this {
-    if (this.outgoing !== null) throw new TypeError('outgoingWebhooks() is called twice');
+    if (this.outgoing !== null) throw new MisuseError('webhooks.outgoing-twice', 'outgoingWebhooks() is called twice');
     this.outgoing = options;
     return this.job(DeliverWebhook);
   }

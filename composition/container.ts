@@ -68,6 +68,7 @@ import { validatorFormatChecks } from '../adapters/validation/validator-format-c
 import type { Config } from './config.js';
 import { TOKENS, id } from './tokens.js';
 import type { Token } from './tokens.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 type Tokens<A extends unknown[]> = { [K in keyof A]: Token<A[K]> };
 
@@ -101,7 +102,7 @@ export class Overrides {
  * rather than the later binding silently replacing the earlier one.
  */
 export function provide<T, A extends unknown[]>(container: Container, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
-  if (container.isBound(id(t))) throw new TypeError(`The service ${String(id(t))} is bound twice`);
+  if (container.isBound(id(t))) throw new MisuseError('app.bound-twice', `The service ${String(id(t))} is bound twice`);
   container
     .bind<T>(id(t))
     .toResolvedValue(factory, deps as never)

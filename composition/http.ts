@@ -102,7 +102,7 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
       pages: guardPages(parts.table),
     },
     keys,
-    sealer: new CookieSealer({ encryption: keys.cookieEncryption, integrity: keys.cookieIntegrity }),
+    sealer: new CookieSealer({ encryption: keys.cookieEncryption, integrity: keys.cookieIntegrity }, services.get(TOKENS.random)),
     logger: services.get(TOKENS.logger),
     clock: services.get(TOKENS.clock),
     random: services.get(TOKENS.random),

@@ -20,6 +20,9 @@ export { View, Redirect, Download, Toast, HxHeader, Header, combine, json, text,
 export type { Reply } from '../adapters/http/kernel/replies.js';
 export { SetCookie } from '../adapters/http/kernel/cookies.js';
 export { abort, abortIf, abortUnless, HttpAbort } from '../adapters/http/kernel/http-error.js';
+export { stopWith, StopWithReply } from '../adapters/http/kernel/context.js';
+export { FrameworkError, MisuseError, OutOfRangeError } from '../domain/shared/errors.js';
+export type { ErrorCode } from '../domain/shared/errors.js';
 export { contextKey } from '../adapters/http/kernel/request-context.js';
 export type { RequestContext, Handler, Middleware, ContextKey } from '../adapters/http/kernel/request-context.js';
 export { formSchema } from '../adapters/http/validation/form-schema.js';

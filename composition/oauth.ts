@@ -24,6 +24,7 @@ import type { Module, ModuleHost } from './module.js';
 import { servicesFrom } from './request-services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 const OAUTH_SERVICES = {
   startSignIn: TOKENS.startSignIn,
@@ -69,7 +70,7 @@ export class OAuth implements Module {
 
   register(host: ModuleHost): void {
     const auth = host.find(Auth);
-    if (auth === null) throw new TypeError('Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
+    if (auth === null) throw new MisuseError('app.module-order', 'Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
     this.auth = auth;
     auth.accountSection({
       name: 'linked-accounts',
@@ -80,8 +81,8 @@ export class OAuth implements Module {
         const user = ctx.requireUser().record;
         const card = await ctx.service(TOKENS.showLinkedAccounts).execute({
           user,
-          redirectUrl: (name) => ctx.url('oauth.redirect', [name]),
-          setPasswordUrl: `${ctx.url('account')}#account-password`,
+          redirectUrl: (name) => ctx.urls.route('oauth.redirect', [name]),
+          setPasswordUrl: `${ctx.urls.route('account')}#account-password`,
         });
         return { ...card };
       },
@@ -92,7 +93,7 @@ export class OAuth implements Module {
     // replaced `fw/auth/login_options.html` that reads only `oauth_providers` still confirms.
     host.share('oauth_providers', async (ctx) => {
       const providers = ctx.service(TOKENS.oauthProviders).enabledLabels();
-      const redirectUrl = (name: string) => ctx.url('oauth.redirect', [name]);
+      const redirectUrl = (name: string) => ctx.urls.route('oauth.redirect', [name]);
       const user = ctx.user;
       if (ctx.route.name !== 'password.confirm' || user === null) return providerButtons(providers, redirectUrl);
       const linkedProviders = await ctx.service(TOKENS.showLinkedAccounts).linkedProviders(user.id);
@@ -117,7 +118,7 @@ export class OAuth implements Module {
 
   get routes(): Routes<Handler> {
     const settings = this.auth?.settings;
-    if (settings === undefined) throw new TypeError('OAuth has no routes before the app registers it after Auth');
+    if (settings === undefined) throw new MisuseError('app.module-order', 'OAuth has no routes before the app registers it after Auth');
     return oauthRoutes(servicesOf, { registrationOpen: settings.registration, redirectTo: settings.redirectTo, onRegistered: settings.onRegistered });
   }
 

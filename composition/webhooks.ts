@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { provide } from './container.js';
 import { defineJob } from './jobs.js';
 import { TOKENS } from './tokens.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 
 export interface OutgoingWebhooksOptions {
   /** The `whsec_…` secret of an endpoint (from the app's own table); default: derived from APP_KEY and the URL. */
@@ -61,6 +62,6 @@ export function bindWebhooks(container: Container, config: Config, enabled: Outg
 }
 
 function disabledWebhooks(): OutgoingWebhooks {
-  const off = () => Promise.reject(new Error('Outgoing webhooks are off: call app.outgoingWebhooks() when building the app (it also registers their delivery job)'));
+  const off = () => Promise.reject(new FrameworkError('webhooks.outgoing-off', 'Outgoing webhooks are off: call app.outgoingWebhooks() when building the app (it also registers their delivery job)'));
   return { send: off, secretFor: off, deliverDue: off, deliverQueued: off };
 }

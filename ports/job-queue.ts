@@ -73,6 +73,13 @@ export interface CompletedAndClaimed {
 /** A queue's wake-up calls for idle workers, until closed. */
 export interface JobWatch {
   close(): Promise<void>;
+  /**
+   * Whether any of the worker's loops waits for a wake-up (told on each change; until then, as
+   * if one did). A watch that asks for each hint (Redis: a blocking pop per marker) asks only
+   * while one does: with every loop busy, hints would wake no one. A hint left meanwhile is
+   * heard as soon as it asks again.
+   */
+  waiting?(anyone: boolean): void;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Backoff } from '../../domain/queue/backoff.js';
 import { LEASE_GRACE_MS } from '../../domain/queue/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../../domain/queue/job-options.js';
 import type { ClaimedJob, CompletedAndClaimed, EnqueueResult, FailedJob, JobQueue, JobWatch, NewJob, QueueCount } from '../../ports/job-queue.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 interface JobData {
   payload: string;
@@ -59,6 +60,12 @@ export class BullMqJobQueue implements JobQueue {
   private readonly defaultLeaseMs: number;
   /** Queue names this process has recorded in Redis (one SADD per name, not per job). */
   private readonly known = new Set<string>();
+  /**
+   * Leases are this queue's random name and a count (as BullMQ's Worker makes its tokens):
+   * unique across processes, with no random bytes drawn per claim.
+   */
+  private readonly leaseName = randomBytes(12).toString('base64url');
+  private leases = 0;
   /** The jobs this process holds, by lease: finishing one needs no fetch. */
   private readonly held = new Map<string, Job<JobData>>();
 
@@ -91,7 +98,7 @@ export class BullMqJobQueue implements JobQueue {
 
   async claim(queues: readonly string[], _now: Date): Promise<ClaimedJob | null> {
     for (const name of queues) {
-      const lease = randomBytes(12).toString('base64url');
+      const lease = `${this.leaseName}:${++this.leases}`;
       const job = (await this.worker(name).getNextJob(lease, { block: false })) as Job<JobData> | undefined;
       if (job !== undefined) return this.hold(name, job, lease);
     }
@@ -137,7 +144,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   fail(claimed: ClaimedJob, error: string, _now: Date): Promise<boolean> {
-    const failure = new Error(error);
+    const failure = new FrameworkError('queue.job-failed', error);
     failure.stack = '';
     return this.withLock(claimed, (job) => job.moveToFailed(failure, claimed.lease, false));
   }
@@ -147,15 +154,25 @@ export class BullMqJobQueue implements JobQueue {
    * as BullMQ's Worker waits): a job added to one wakes idle workers at once, and a delayed
    * one's marker (scored with its time) wakes them when it comes due. No polling while idle.
    * BullMQ adds the marker again when it hands out a job and others wait, so workers in
-   * other processes wake in turn.
+   * other processes wake in turn. While none of the worker's loops waits (`waiting(false)`)
+   * it does not block: under a backlog every hand-out sets the marker again, and popping it
+   * would cost a round trip per job that wakes no one. The marker stays in Redis meanwhile,
+   * so the first pop after a loop went idle hears it.
    */
   watch(listener: () => void, queues: readonly string[] = []): Promise<JobWatch> {
-    if (queues.length === 0) return Promise.reject(new TypeError('The Redis queue watches named queues only'));
+    if (queues.length === 0) return Promise.reject(new MisuseError('queue.no-queues', 'The Redis queue watches named queues only'));
     const markers = queues.map((name) => this.queue(name).toKey('marker'));
     let closed = false;
-    let connection = this.connection.duplicate();
+    const open = () => {
+      const opened = this.connection.duplicate();
+      opened.on('error', () => undefined);
+      return opened;
+    };
+    let connection = open();
     let dueTimer: NodeJS.Timeout | undefined;
     let dueAt = Number.POSITIVE_INFINITY;
+    /** Set while none of the worker's loops waits; resolved when one does again (or the watch closes). */
+    let allBusy: { promise: Promise<void>; resolve: () => void } | null = null;
     const wakeAt = (at: number) => {
       if (at <= Date.now()) return listener();
       if (at >= dueAt) return;
@@ -165,15 +182,18 @@ export class BullMqJobQueue implements JobQueue {
     };
     const loop = async () => {
       while (!closed) {
+        if (allBusy !== null) {
+          await allBusy.promise;
+          continue;
+        }
         const current = connection;
-        current.on('error', () => undefined);
         let watchdog: NodeJS.Timeout | undefined;
         try {
           // A blocking command can hang on a connection that was cut and came back: past its
           // timeout plus a margin the connection is replaced (as BullMQ's own watchdog does).
           const hung = new Promise<null>((resolve) => {
             watchdog = setTimeout(() => {
-              connection = current.duplicate();
+              connection = open();
               current.disconnect();
               resolve(null);
             }, (MARKER_BLOCK_SECONDS + 5) * 1000);
@@ -190,9 +210,21 @@ export class BullMqJobQueue implements JobQueue {
     };
     const looping = loop();
     return Promise.resolve({
+      waiting: (anyone: boolean) => {
+        if (anyone) {
+          const ended = allBusy;
+          allBusy = null;
+          ended?.resolve();
+        } else if (allBusy === null) {
+          let resolve: () => void = () => undefined;
+          const promise = new Promise<void>((done) => (resolve = done));
+          allBusy = { promise, resolve };
+        }
+      },
       close: async () => {
         closed = true;
         clearTimeout(dueTimer);
+        allBusy?.resolve();
         connection.disconnect();
         await looping;
       },

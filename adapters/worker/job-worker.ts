@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { JobBatches } from '../../ports/job-batches.js';
 import type { ClaimedJob, JobQueue, JobWatch, NewJob } from '../../ports/job-queue.js';
 import type { Logger } from '../../ports/logger.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 /** What a handler learns about the job it runs. */
 export interface RunningJob {
@@ -22,10 +23,9 @@ export interface RunningJob {
 export type JobHandler = (payload: unknown, job: RunningJob) => Promise<void>;
 
 /** An error a handler throws for a job that can never succeed: failed at once, without retries. */
-export class PermanentJobError extends Error {
+export class PermanentJobError extends FrameworkError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PermanentJobError';
+    super('queue.permanent-failure', message, options);
   }
 }
 
@@ -76,7 +76,7 @@ export class JobWorker {
   /** Wake-ups heard so far, and the idle loops waiting for the next one. */
   private wakeups = 0;
   private readonly sleepers = new Set<() => void>();
-  private watching = false;
+  private watching: JobWatch | null = null;
   /** Jobs finished (completed or failed for good) and attempts retried, by this worker. */
   readonly stats = { completed: 0, retried: 0, failed: 0 };
 
@@ -84,8 +84,8 @@ export class JobWorker {
     private readonly deps: WorkerDeps,
     private readonly options: WorkerOptions,
   ) {
-    if (options.queues.length === 0) throw new TypeError('A worker needs at least one queue');
-    if (!Number.isSafeInteger(options.concurrency) || options.concurrency < 1) throw new TypeError(`--workers must be a whole number ≥ 1, got ${options.concurrency}`);
+    if (options.queues.length === 0) throw new MisuseError('queue.no-queues', 'A worker needs at least one queue');
+    if (!Number.isSafeInteger(options.concurrency) || options.concurrency < 1) throw new MisuseError('queue.bad-concurrency', `--workers must be a whole number ≥ 1, got ${options.concurrency}`);
   }
 
   get queues(): readonly string[] {
@@ -111,9 +111,9 @@ export class JobWorker {
   private async watch(): Promise<JobWatch | null> {
     if (this.deps.queue.watch === undefined) return null;
     try {
-      const watch = await this.deps.queue.watch((many) => this.wakeUp(many === true), this.options.queues);
-      this.watching = true;
-      return watch;
+      this.watching = await this.deps.queue.watch((many) => this.wakeUp(many === true), this.options.queues);
+      this.watching.waiting?.(this.sleepers.size > 0);
+      return this.watching;
     } catch (error) {
       this.deps.logger.warn('the queue cannot wake idle workers; they poll instead', { driver: this.deps.queue.driver, error: this.redact(describe(error)) });
       return null;
@@ -127,10 +127,12 @@ export class JobWorker {
    */
   private wakeUp(many: boolean): void {
     this.wakeups++;
-    for (const sleeper of [...this.sleepers].slice(0, many ? undefined : 1)) {
+    const woken = [...this.sleepers].slice(0, many ? undefined : 1);
+    for (const sleeper of woken) {
       this.sleepers.delete(sleeper);
       sleeper();
     }
+    if (woken.length > 0 && this.sleepers.size === 0) this.watching?.waiting?.(false);
   }
 
   /** Takes no new job, lets the running ones finish, and resolves once they have. */
@@ -150,7 +152,7 @@ export class JobWorker {
     const claimed: ClaimedJob = { id: 'sync', name, queue, payload, tries, backoff, timeoutMs, attempts: 1, availableAt: now, leasedUntil: now, lease: 'sync', batchId: job.batchId };
     const outcome = await this.execute(claimed);
     await this.batchStep(claimed, outcome === null ? 'succeeded' : 'failed', (callback) => this.runNow(callback));
-    if (outcome !== null) throw outcome instanceof Error ? outcome : new Error(describe(outcome));
+    if (outcome !== null) throw outcome instanceof Error ? outcome : new FrameworkError('queue.job-failed', describe(outcome));
   }
 
   private async loop(): Promise<void> {
@@ -176,7 +178,7 @@ export class JobWorker {
         }
         if (job === null) {
           if (this.options.once === true) return;
-          await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
+          await this.idle(this.options.pollMs ?? (this.watching !== null ? 5000 : 1000), heard);
           continue;
         }
       }
@@ -187,7 +189,7 @@ export class JobWorker {
       heard = after.heard;
       if (next === null && !this.stopping) {
         if (this.options.once === true) return;
-        await this.idle(this.options.pollMs ?? (this.watching ? 5000 : 1000), heard);
+        await this.idle(this.options.pollMs ?? (this.watching !== null ? 5000 : 1000), heard);
       }
     }
   }
@@ -282,7 +284,7 @@ export class JobWorker {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new Error(`The job "${job.name}" timed out after ${job.timeoutMs} ms`);
+        const error = new FrameworkError('queue.job-timed-out', `The job "${job.name}" timed out after ${job.timeoutMs} ms`);
         // Rejected first: a handler that ends as soon as it is aborted still counts as timed out.
         reject(error);
         timeout.abort(error);
@@ -293,7 +295,7 @@ export class JobWorker {
       await Promise.race([handler(payload, info), timedOut]);
       return null;
     } catch (error) {
-      return error ?? new Error('The job threw nothing');
+      return error ?? new FrameworkError('queue.job-failed', 'The job threw nothing');
     } finally {
       clearTimeout(timer);
     }
@@ -308,11 +310,12 @@ export class JobWorker {
       woken = resolve;
       this.sleepers.add(resolve);
     });
+    if (this.sleepers.size === 1) this.watching?.waiting?.(true);
     try {
       await Promise.race([sleep(ms, undefined, { signal: AbortSignal.any([this.wake.signal, done.signal]) }).catch(() => undefined), wake]);
     } finally {
       done.abort();
-      this.sleepers.delete(woken);
+      if (this.sleepers.delete(woken) && this.sleepers.size === 0) this.watching?.waiting?.(false);
     }
   }
 

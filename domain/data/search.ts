@@ -1,6 +1,7 @@
 import { parseMigrationFileName } from '../migrations/migration-files.js';
 import type { EngineName } from './columns.js';
 import type { ModelDefinition } from './model.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** Words a search uses at most, and the longest word kept: a 10 kB paste stays a small query. */
 const MAX_WORDS = 16;
@@ -41,7 +42,7 @@ const CLASSES = ['A', 'B', 'C', 'D'];
  */
 export function searchMigrationSql(model: ModelDefinition, engine: EngineName): { up: string; down: string } {
   const columns = model.search;
-  if (columns.length === 0) throw new TypeError(`model '${model.table}' has no search columns`);
+  if (columns.length === 0) throw new MisuseError('data.no-search-columns', `model '${model.table}' has no search columns`);
   const index = searchIndexName(model);
   const t = model.table;
   if (engine === 'sqlite') {
@@ -97,7 +98,7 @@ export interface GeneratedMigration {
 export function searchMigration(model: ModelDefinition, name: string): GeneratedMigration {
   const parsed = parseMigrationFileName(`${name}.up.sql`);
   if (parsed.kind !== 'migration' || parsed.variant !== 'any') {
-    throw new TypeError(`The search migration name ${JSON.stringify(name)} is not <14-digit timestamp>_<snake_case_name>`);
+    throw new MisuseError('data.bad-migration-name', `The search migration name ${JSON.stringify(name)} is not <14-digit timestamp>_<snake_case_name>`);
   }
   const sqlite = searchMigrationSql(model, 'sqlite');
   const postgres = searchMigrationSql(model, 'postgres');

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { CliCommand, CommandInput } from '../command.js';
 import { UsageError } from '../command.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface MakeDeps {
   /** The app's folder: files go under its `src/`. */
@@ -69,20 +70,21 @@ const MODULE_OPTION = { flags: '--module <name>', description: "Put it in the mo
 
 function generator(kind: 'job' | 'event' | 'command', deps: MakeDeps): CliCommand {
   const folder = { job: 'jobs', event: 'events', command: 'commands' }[kind];
+  const article = kind === 'event' ? 'an' : 'a';
   return {
     name: `make:${kind}`,
     args: '<name>',
-    description: `Create a ${kind} in src/${folder}/ (or src/<module>/${folder}/ with --module)`,
+    description: `Create ${article} ${kind} in src/${folder}/ (or src/<module>/${folder}/ with --module)`,
     options: [MODULE_OPTION],
     async run({ args, options }: CommandInput, io) {
       const [name = ''] = args;
       if (kind === 'command' ? !COMMAND_NAME.test(name) : !PASCAL.test(name)) {
-        throw new UsageError(kind === 'command' ? `A command's name is lower-case words joined by ':' (report:send), got "${name}"` : `A ${kind}'s name is PascalCase (SendWelcomeMail), got "${name}"`);
+        throw new UsageError(kind === 'command' ? `A command's name is lower-case words joined by ':' (report:send), got "${name}"` : `${article === 'an' ? 'An' : 'A'} ${kind}'s name is PascalCase (SendWelcomeMail), got "${name}"`);
       }
       const module = options['module'];
       if (module !== undefined && (typeof module !== 'string' || !MODULE.test(module))) throw new UsageError(`--module must be a lower-case name, got "${String(module)}"`);
       const file = join(deps.root(), 'src', ...(typeof module === 'string' ? [module] : []), folder, `${kebab(name.replace(/:/gu, '-'))}.ts`);
-      if (existsSync(file)) throw new Error(`${relative(deps.root(), file)} already exists; nothing was written`);
+      if (existsSync(file)) throw new FrameworkError('cli.file-exists', `${relative(deps.root(), file)} already exists; nothing was written`);
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, { job: jobStub, event: eventStub, command: commandStub }[kind](name), { flag: 'wx' });
       io.out(`Created ${relative(deps.root(), file)}`);

@@ -53,7 +53,7 @@ function backWithError(ctx: RequestContext, bag: string, field: string, messageK
 
 /** A user without a password, last confirmed over three hours ago: confirm, then come back to the page. */
 function confirmFirst(ctx: RequestContext): Reply {
-  ctx.session.setIntendedUrl(ctx.url('account'));
+  ctx.session.setIntendedUrl(ctx.urls.route('account'));
   return Redirect.route('password.confirm');
 }
 

@@ -108,7 +108,7 @@ export function authRoutes(services: (ctx: RequestContext) => AuthServices, opti
 
   const verify: Handler = async (ctx): Promise<Reply> => {
     const user = ctx.requireUser();
-    if (!ctx.hasValidSignature() || ctx.params.int('id') !== user.id) throw new HttpAbort(403, ctx.lang.t(MESSAGES.verificationInvalid));
+    if (!ctx.urls.hasValidSignature() || ctx.params.int('id') !== user.id) throw new HttpAbort(403, ctx.lang.t(MESSAGES.verificationInvalid));
     const result = await services(ctx).verifyEmail.execute(user.id, ctx.params.string('hash'));
     if (result.kind === 'invalid') throw new HttpAbort(403, ctx.lang.t(MESSAGES.verificationInvalid));
     ctx.session.flash('status', ctx.lang.t(MESSAGES.verified));

@@ -20,6 +20,7 @@ import { LIVE_HEADERS, LIVE_PATH } from '../dev-tools/live-reload.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
 import { uploadRefusal } from '../uploads/upload-refusal.js';
 import type { WireResponse } from '../kernel/wire.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What the host knows of the connection that a WHATWG `Request` does not carry. */
 export interface FetchConnection {
@@ -207,13 +208,19 @@ async function readBody(request: Request, limit: number): Promise<Buffer | 'too-
   if (request.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // Node's web streams are async iterables; leaving the loop early cancels the stream.
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk);
+  const reader = request.body.getReader();
+  for (;;) {
+    // A request body's chunks are bytes (the fetch standard); the platform's types leave them `any`.
+    const { done, value } = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+    if (done) return Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > limit) {
+      // The rest is not read: cancelling tells the sender's side to stop.
+      await reader.cancel();
+      return 'too-large';
+    }
+    chunks.push(value);
   }
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -257,7 +264,7 @@ async function withFile(wire: WireResponse, range: string | undefined): Promise<
   if (wire.body.kind !== 'file') return wire;
   const { path } = wire.body;
   const info = await stat(path);
-  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  if (!info.isFile()) throw new FrameworkError('http.not-a-file', `${path} is not a file`);
   if (!wire.headers.has('content-type')) {
     const type = mimeLookup(path) || 'application/octet-stream';
     wire.headers.set('content-type', type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type);

@@ -10,6 +10,7 @@ import { storageRoutes } from '../storage/storage-routes.js';
 import { uploadStage } from '../uploads/hapi-uploads.js';
 import { hapiDispatcher } from './dispatch.js';
 import { hapiErrorPages } from './hapi-errors.js';
+import { answerHealthFirst } from './health-first.js';
 import { rawBodyRoutes } from './raw-body-routes.js';
 import { bodyLimitStage, formTooLargeAnswers } from './stages/body-limit.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
@@ -49,7 +50,9 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   // Registered first: a page made from one of hapi's errors still gets the headers below.
   formTooLargeAnswers(server, options.uploadMaxBytes);
   hapiErrorPages(server, kernel);
-  securityHeadersStage(server, { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger });
+  const front = { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger };
+  answerHealthFirst(server.listener, front);
+  securityHeadersStage(server, front);
   accessLogStage(server);
   trustedHostsStage(server, options.trustedHosts);
   bodyLimitStage(server, options.uploadMaxBytes);

@@ -2,12 +2,10 @@ import { isApiClient, partialUpdate } from '../../../domain/http/request-kind.js
 import type { PartialUpdate } from '../../../domain/http/request-kind.js';
 import { routeNameIs } from '../../../domain/http/routing/route-name.js';
 import type { RouteTable } from '../../../domain/http/routing/route-table.js';
-import { urlFor } from '../../../domain/http/routing/url.js';
-import type { QueryValue } from '../../../domain/http/routing/url.js';
+import { ContextUrls } from './context-urls.js';
 import type { Session } from '../../../domain/session/session.js';
 import { turnAwayGuest } from '../../../domain/http/guards.js';
 import type { AuthUser } from './auth-user.js';
-import { expiresAfter, signPath, signUrl, verifySignedPath, verifySignedUrl } from '../../../domain/http/signed-urls/signed-url.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { Logger } from '../../../ports/logger.js';
 import type { RecordFinder } from '../../../ports/record-finder.js';
@@ -16,9 +14,11 @@ import { findBoundRow } from './found.js';
 import { cookieValues } from './cookie-header.js';
 import type { Cookies } from './cookies.js';
 import { HttpAbort } from './http-error.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
+import type { ErrorCode } from '../../../domain/shared/errors.js';
 import { Redirect, combine, json } from './replies.js';
 import type { Reply } from './replies.js';
-import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext } from './request-context.js';
+import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext, RequestValues, RouteUrls } from './request-context.js';
 import type { FormServices } from '../validation/form-context.js';
 import type { Lang } from '../../../domain/lang/lang.js';
 import { negotiateLocale } from '../../../domain/lang/negotiate-locale.js';
@@ -56,12 +56,20 @@ export interface ContextShared {
   storage: RequestStorage | null;
 }
 
-/** A handler stops with this reply (a failed form's way back): the views stage sends it. */
-export class StopWithReply extends Error {
+/**
+ * A handler stops with this reply (a failed form's way back): the views stage sends it as if the
+ * handler had returned it. With `abort(status)` for a status, the one way to stop from deep in a
+ * handler's helpers (docs/errors.md).
+ */
+export class StopWithReply extends FrameworkError {
   constructor(readonly reply: Reply) {
-    super('The request stopped with a reply');
-    this.name = 'StopWithReply';
+    super('http.stop-with-reply', 'The request stopped with a reply');
   }
+}
+
+/** Stops the request with `reply` wherever it is called: `stopWith(Redirect.back())`. */
+export function stopWith(reply: Reply): never {
+  throw new StopWithReply(reply);
 }
 
 export interface MatchedRoute {
@@ -72,14 +80,32 @@ export interface MatchedRoute {
 }
 
 /** Thrown for a programmer's mistake that must answer 500 with a message naming it. */
-export class KernelMisuse extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KernelMisuse';
+export class KernelMisuse extends FrameworkError {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message);
   }
 }
 
 const INTEGER = /^-?\d{1,15}$/u;
+
+/**
+ * What a route's layers say about the stages, decided once at start and read-only for the
+ * request: stages read it, none of them sets it for another.
+ */
+export interface RouteTraits {
+  /** A webhook (it checks a signature instead) or `.withoutCsrf()`. */
+  readonly csrfExempt: boolean;
+  /** `.etag()`. */
+  readonly etag: boolean;
+  /**
+   * Whether a session this request starts is worth a cookie: not for a webhook's callers, nor for
+   * answers to no route (404, 405, 400), so scanners asking for made-up paths get no session.
+   */
+  readonly keepsNewSession: boolean;
+}
+
+/** The traits of a request no route answers. */
+export const NO_ROUTE: RouteTraits = { csrfExempt: false, etag: false, keepsNewSession: false };
 
 /**
  * The request context handed to handlers and middleware. The session is attached by the
@@ -95,28 +121,21 @@ export class KernelContext implements RequestContext {
   readonly hx: PartialUpdate;
   readonly isApiClient: boolean;
   private attached: Session | null = null;
-  /**
-   * Whether a session started by this request is worth a cookie. False for answers to no
-   * route (404, 405, 400): scanners asking for made-up paths get no session.
-   */
-  persistNewSession = true;
-  /** The matched route is under `.withoutCsrf()`. */
-  csrfExempt = false;
-  /** The matched route is under `.etag()`. */
-  etag = false;
-  private readonly currents = new Map<symbol, unknown>();
+  private sessionStore: SessionDriver | null = null;
+  private values: CurrentValues | null = null;
+  private routeUrls: ContextUrls | null = null;
   private signedIn: AuthUser | null = null;
   private authenticator: Authenticator | null = null;
   private chosenLang: Lang | null = null;
   private languageChooser: (() => Lang) | null = null;
-  /** Where this request's session is stored: set by the session stage. */
-  sessionDriver: SessionDriver | null = null;
 
   constructor(
     readonly request: KernelRequest,
     method: string,
     matched: MatchedRoute,
     private readonly shared: ContextShared,
+    /** What the matched route's layers decided at start (CSRF, ETag, whether a new session is kept). */
+    readonly traits: RouteTraits = NO_ROUTE,
   ) {
     this.method = method;
     this.path = request.path;
@@ -207,12 +226,19 @@ export class KernelContext implements RequestContext {
   }
 
   get session(): Session {
-    if (this.attached === null) throw new KernelMisuse('The session is read before the session stage ran');
+    if (this.attached === null) throw new KernelMisuse('http.session-before-stage', 'The session is read before the session stage ran');
     return this.attached;
   }
 
-  attachSession(session: Session): void {
+  /** The session stage hands over the visitor's session and the driver that stores it. */
+  attachSession(session: Session, driver: SessionDriver): void {
     this.attached = session;
+    this.sessionStore = driver;
+  }
+
+  /** Where this request's session is stored; null before the session stage ran. */
+  get sessionDriver(): SessionDriver | null {
+    return this.sessionStore;
   }
 
   hasSession(): boolean {
@@ -293,75 +319,48 @@ export class KernelContext implements RequestContext {
   }
 
   get storage(): RequestStorage {
-    if (this.shared.storage === null) throw new KernelMisuse('This app has no storage disks: ctx.storage needs the kernel built with `storage`');
+    if (this.shared.storage === null) throw new KernelMisuse('http.no-storage', 'This app has no storage disks: ctx.storage needs the kernel built with `storage`');
     return this.shared.storage;
   }
 
   provided<T>(key: ContextKey<T>): T {
-    if (!this.shared.provided.has(key)) throw new KernelMisuse(`Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
+    if (!this.shared.provided.has(key)) throw new KernelMisuse('app.nothing-provided', `Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
     return this.shared.provided.get(key) as T;
   }
 
-  current<T>(key: ContextKey<T>): T {
-    if (!this.currents.has(key)) throw new KernelMisuse(`No middleware set ${key.description ?? 'a key'} for this request`);
-    return this.currents.get(key) as T;
+  get current(): RequestValues {
+    this.values ??= new CurrentValues();
+    return this.values;
   }
 
-  currentOrNull<T>(key: ContextKey<T>): T | null {
-    return this.currents.has(key) ? (this.currents.get(key) as T) : null;
+  get urls(): RouteUrls {
+    this.routeUrls ??= new ContextUrls(this.shared, this.request.target);
+    return this.routeUrls;
+  }
+}
+
+/** `ctx.current`: made on first use; most requests set nothing. */
+class CurrentValues implements RequestValues {
+  private readonly values = new Map<symbol, unknown>();
+
+  get<T>(key: ContextKey<T>): T {
+    if (!this.values.has(key)) throw new KernelMisuse('http.no-current', `No middleware set ${key.description ?? 'a key'} for this request`);
+    return this.values.get(key) as T;
   }
 
-  setCurrent<T>(key: ContextKey<T>, value: T): void {
-    this.currents.set(key, value);
+  getOrNull<T>(key: ContextKey<T>): T | null {
+    return this.values.has(key) ? (this.values.get(key) as T) : null;
   }
 
-  hasRoute(name: string): boolean {
-    return this.shared.table.named.has(name);
-  }
-
-  url(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
-    return urlFor(this.shared.table, name, args, query as Record<string, QueryValue> | undefined);
-  }
-
-  absoluteUrl(name: string, args: readonly (string | number)[] = [], query?: Record<string, unknown>): string {
-    return `${this.shared.appUrl}${this.url(name, args, query)}`;
-  }
-
-  signedUrl(name: string, args: readonly (string | number)[], ttlSeconds: number): string {
-    return signUrl(this.shared.appUrl, this.url(name, args), this.signing(ttlSeconds));
-  }
-
-  signPath(path: string, ttlSeconds: number): string {
-    return signPath(path, this.signing(ttlSeconds));
-  }
-
-  hasValidSignature(): boolean {
-    // The request target exactly as the client sent it: a signature covers the encoded path.
-    return verifySignedPath(this.request.target, { now: this.nowSeconds(), key: this.shared.signing.key }).kind === 'valid';
-  }
-
-  requireValidSignature(): void {
-    if (!this.hasValidSignature()) throw new HttpAbort(403, 'This link is invalid or has expired.');
-  }
-
-  verifySignedUrl(url: string): boolean {
-    const basePath = new URL(this.shared.appUrl).pathname.replace(/\/+$/u, '');
-    return verifySignedUrl(url, { now: this.nowSeconds(), key: this.shared.signing.key, basePath });
-  }
-
-  private nowSeconds(): number {
-    return Math.floor(this.shared.signing.clock.now().getTime() / 1000);
-  }
-
-  private signing(ttlSeconds: number): { expiresAt: number; key: Buffer } {
-    return { expiresAt: expiresAfter(this.nowSeconds(), ttlSeconds), key: this.shared.signing.key };
+  set<T>(key: ContextKey<T>, value: T): void {
+    this.values.set(key, value);
   }
 }
 
 function pathParameters(matched: MatchedRoute): PathParameters {
   const read = (name: string): string => {
     const value = matched.params[name];
-    if (value === undefined) throw new KernelMisuse(`The route ${matched.pattern} has no parameter {${name}}`);
+    if (value === undefined) throw new KernelMisuse('http.no-route-param', `The route ${matched.pattern} has no parameter {${name}}`);
     return value;
   };
   return {

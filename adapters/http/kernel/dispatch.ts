@@ -5,7 +5,10 @@ import { Redirect, View } from './replies.js';
 import type { Reply } from './replies.js';
 import type { Handler, Middleware } from './request-context.js';
 import { KernelContext, headerText } from './context.js';
-import type { ContextShared, MatchedRoute } from './context.js';
+import type { ContextShared, MatchedRoute, RouteTraits } from './context.js';
+
+/** A fallback route answers a page like any route: a session it starts is kept. */
+const FALLBACK: RouteTraits = { csrfExempt: false, etag: false, keepsNewSession: true };
 import { runOnion } from './pipeline.js';
 import type { Stage } from './pipeline.js';
 import { answerPreflight, routeCorsLayers } from './cors.js';
@@ -56,11 +59,7 @@ function refusal(status: number, headers: Record<string, string> = {}): () => Pr
  */
 interface RoutePlan {
   layers: readonly (Stage | Middleware)[];
-  /** A webhook (it checks a signature instead) or `.withoutCsrf()`. */
-  csrfExempt: boolean;
-  /** A webhook's callers keep no cookies: a session it starts is not sent. */
-  persistNewSession: boolean;
-  etag: boolean;
+  traits: RouteTraits;
   /** The form `liveValidation(...)` names, answered in the handler's place for `X-Fw-Validate`. */
   liveForm: FormSchema<unknown> | null;
 }
@@ -74,9 +73,7 @@ function routePlans(options: DispatchOptions): (route: Route<Handler>) => RouteP
       const own = options.routeLayers.get(route);
       plan = {
         layers: [...routeCorsLayers(route), ...options.frameworkStages, ...options.appLayers, ...(own?.middleware ?? [])],
-        csrfExempt: own?.csrfExempt ?? false,
-        persistNewSession: !(own?.webhook ?? false),
-        etag: own?.etag ?? false,
+        traits: { csrfExempt: own?.csrfExempt ?? false, etag: own?.etag ?? false, keepsNewSession: !(own?.webhook ?? false) },
         liveForm: own?.liveForm ?? null,
       };
       plans.set(route, plan);
@@ -118,11 +115,8 @@ export function dispatcher(options: DispatchOptions): Dispatch {
       case 'matched': {
         const { route } = match;
         matched = { name: route.name, pattern: route.pattern.source, params: match.params, domainParams: match.domainParams };
-        ctx = new KernelContext(request, method, matched, options.shared);
         const plan = planOf(route);
-        ctx.csrfExempt = plan.csrfExempt;
-        ctx.persistNewSession = plan.persistNewSession;
-        ctx.etag = plan.etag;
+        ctx = new KernelContext(request, method, matched, options.shared, plan.traits);
         layers = plan.layers;
         const target = route.target;
         const context = ctx;
@@ -139,7 +133,7 @@ export function dispatcher(options: DispatchOptions): Dispatch {
       }
       case 'fallback': {
         matched = { ...noRoute(path), domainParams: match.domainParams };
-        ctx = new KernelContext(request, method, matched, options.shared);
+        ctx = new KernelContext(request, method, matched, options.shared, FALLBACK);
         layers = fallbackLayers;
         const fallback = match.fallback.handler;
         const context = ctx;
@@ -161,13 +155,12 @@ export function dispatcher(options: DispatchOptions): Dispatch {
         handler = refusal(404);
         break;
     }
-    if (match.kind === 'method-not-allowed' || match.kind === 'bad-path' || match.kind === 'not-found') ctx.persistNewSession = false;
     const context = ctx;
     const origin = { ipAddress: ctx.ip ?? '', requestId: ctx.requestId };
     const reply = await options.origin.run(origin, () => runOnion(context, layers, handler));
     if (context.afterResponseTasks.length > 0) {
       options.afterResponse.schedule(context.afterResponseTasks, { answered: answered(), log: context.log, scope: (run) => options.origin.run(origin, run) });
     }
-    return ctx.etag ? withEtag(ctx, reply) : reply;
+    return ctx.traits.etag ? withEtag(ctx, reply) : reply;
   };
 }

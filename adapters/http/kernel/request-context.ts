@@ -11,7 +11,7 @@ import type { Struct } from 'superstruct';
 import type { FormSchema } from '../validation/form-schema.js';
 import type { RequestStorage } from '../storage/request-storage.js';
 
-/** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.setCurrent`). */
+/** A typed key for values the app provides (`App.provide`) or middleware sets (`ctx.current.set`). */
 export type ContextKey<T> = symbol & { readonly __value?: T };
 
 export function contextKey<T>(description: string): ContextKey<T> {
@@ -133,21 +133,39 @@ export interface RequestContext {
   flashFormErrors(errors: Record<string, string[]>, bag?: string): void;
   /** A value given with `App.provide(key, value)`; answers 500 naming the key when none was. */
   provided<T>(key: ContextKey<T>): T;
-  /** A value a middleware set for this request with `setCurrent`; 500 when missing. */
-  current<T>(key: ContextKey<T>): T;
-  currentOrNull<T>(key: ContextKey<T>): T | null;
-  setCurrent<T>(key: ContextKey<T>, value: T): void;
+  /** Values middleware set for this request (the spec's `Current<T>`). */
+  readonly current: RequestValues;
+  /** The app's route URLs and signed links, and whether this request came through a valid one. */
+  readonly urls: RouteUrls;
+  /**
+   * Work to run once the answer is written, in the order given: a mail the visitor should not
+   * wait for, nor be able to time. A failure is logged; the server's stop waits for the work.
+   */
+  afterResponse(task: () => Promise<void>): void;
+}
+
+/** Values a middleware sets for the rest of this request (the spec's `Current<T>`, `context::set`). */
+export interface RequestValues {
+  /** The value set under `key`; answers 500 naming the key when no middleware set it. */
+  get<T>(key: ContextKey<T>): T;
+  /** The value set under `key`, or null (the spec's `Option<Current<T>>`). */
+  getOrNull<T>(key: ContextKey<T>): T | null;
+  set<T>(key: ContextKey<T>, value: T): void;
+}
+
+/** Route URLs and signed links (the spec's `state.url`, `absolute_url`, `signed_url`, `sign_path`, `ValidSignature`, `signed::verify`). */
+export interface RouteUrls {
   /** Whether the app has a route of this name (a template shows a link only when the page exists). */
-  hasRoute(name: string): boolean;
-  /** A named route's path: arguments fill its blanks in order. */
-  url(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
+  has(name: string): boolean;
+  /** A named route's path: arguments fill its blanks in order, `query` becomes the query string. */
+  route(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
   /** The same, starting with APP_URL. */
-  absoluteUrl(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
+  absolute(name: string, args?: readonly (string | number)[], query?: Record<string, unknown>): string;
   /**
    * An absolute link to a named route, valid for `ttlSeconds`: an HMAC-SHA256 (key derived from
    * APP_KEY) over its path and expiry. It carries no other query string.
    */
-  signedUrl(name: string, args: readonly (string | number)[], ttlSeconds: number): string;
+  signed(name: string, args: readonly (string | number)[], ttlSeconds: number): string;
   /** A path of this site, signed the same way. */
   signPath(path: string, ttlSeconds: number): string;
   /** Whether this request's URL is a signed link, unaltered and unexpired. */
@@ -155,12 +173,7 @@ export interface RequestContext {
   /** Stops with 403 unless this request's URL is a valid signed link (the spec's `ValidSignature`). */
   requireValidSignature(): void;
   /** Whether any URL (absolute or a path) is a valid signed link of this app. */
-  verifySignedUrl(url: string): boolean;
-  /**
-   * Work to run once the answer is written, in the order given: a mail the visitor should not
-   * wait for, nor be able to time. A failure is logged; the server's stop waits for the work.
-   */
-  afterResponse(task: () => Promise<void>): void;
+  verify(url: string): boolean;
 }
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;

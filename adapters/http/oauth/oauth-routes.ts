@@ -13,6 +13,7 @@ import { Redirect, Toast, combine, json } from '../kernel/replies.js';
 import { NEEDS_SESSION_KEY, noticeText, translatedNotice } from './oauth-messages.js';
 import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What the social-login routes need, resolved per request from the app's container. */
 export interface OAuthServices {
@@ -83,7 +84,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       query: { intent: ctx.query['intent'], remember: ctx.query['remember'] },
       visitorUserId: visitor?.id ?? null,
       storedPending: ctx.session.get(PENDING_SIGN_INS_KEY),
-      redirectUri: ctx.absoluteUrl('oauth.callback', [provider]),
+      redirectUri: ctx.urls.absolute('oauth.callback', [provider]),
     });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
     if (result.kind === 'failed') {
@@ -97,7 +98,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
   const callback: Handler = async (ctx) => {
     const provider = providerOf(ctx);
     const visitor = sessionVisitor(ctx);
-    const callbackUrl = new URL(ctx.absoluteUrl('oauth.callback', [provider]));
+    const callbackUrl = new URL(ctx.urls.absolute('oauth.callback', [provider]));
     for (const [key, value] of Object.entries(ctx.query)) for (const item of Array.isArray(value) ? value : [value]) callbackUrl.searchParams.append(key, item);
     const { completeSignIn, completeLogin } = services(ctx);
     const result = await completeSignIn.execute({
@@ -107,7 +108,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       storedPending: ctx.session.get(PENDING_SIGN_INS_KEY),
       visitor,
       registrationOpen: options.registrationOpen,
-      redirectUri: ctx.absoluteUrl('oauth.callback', [provider]),
+      redirectUri: ctx.urls.absolute('oauth.callback', [provider]),
       ...(options.onRegistered === null ? {} : { onRegistered: options.onRegistered }),
     });
     if (result.kind === 'not-found') throw new HttpAbort(404, '');
@@ -125,7 +126,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       case 'link-and-log-in':
       case 'register': {
         const user = result.user;
-        if (user === null) throw new Error(`A '${outcome.kind}' outcome came without its user`);
+        if (user === null) throw new FrameworkError('oauth.outcome-without-user', `A '${outcome.kind}' outcome came without its user`);
         // The login waits at the two-factor challenge when the user has it on; `LoggedInWith`
         // says which it was, and `LoggedIn` fires once the session is the user's.
         return loginReply(await completeLogin.afterFirstStep({ session: ctx.session, user, remember: outcome.remember, provider }), options.redirectTo);

@@ -27,6 +27,7 @@
  *
  * Top-level template code (outside macros) is compiled as nunjucks compiles it.
  */
+import { FrameworkError } from '../../../domain/shared/errors.js';
 import type { AstNode, AstRoot } from './nunjucks-internals.js';
 import { Compiler, CompileFrame, nodeTypes } from './nunjucks-internals.js';
 
@@ -53,7 +54,7 @@ const FRAME_READERS = ['Include', 'Import', 'FromImport', 'Extends', 'Block', 'S
 
 const type = (name: string): unknown => {
   const found = nodeTypes[name];
-  if (found === undefined) throw new Error(`nunjucks has no ${name} node; check the nunjucks version`);
+  if (found === undefined) throw new FrameworkError('view.unexpected-compiler-output', `nunjucks has no ${name} node; check the nunjucks version`);
   return found;
 };
 

@@ -29,6 +29,7 @@ import { MacroLocalsCompiler } from './macro-locals-compiler.js';
 import type { AstNode, AstRoot, RenderFunction, Runtime } from './nunjucks-internals.js';
 import { ImportNodes, environmentInternals, nodeTypes, parser, transform } from './nunjucks-internals.js';
 import { tagError, templateRuntime } from './template-runtime.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What nunjucks expects of a precompiled template: `root` plus `b_<name>` per block. */
 export type CompiledTemplate = Record<string, RenderFunction> & { root: RenderFunction; [LIBRARY]?: true };
@@ -100,7 +101,7 @@ function instantiate(code: string, runtime: Runtime, macros: number | null): Com
   const factory = new Function('runtime', 'fwBind', bound) as (runtime: Runtime, bind: typeof fwBind) => CompiledTemplate;
   const compiled = factory(runtime, fwBind);
   if (rewritten !== Object.keys(compiled).length) {
-    throw new Error(`unexpected code from the nunjucks compiler (${rewritten} functions rebound); check the nunjucks version`);
+    throw new FrameworkError('view.unexpected-compiler-output', `unexpected code from the nunjucks compiler (${rewritten} functions rebound); check the nunjucks version`);
   }
   if (macros !== null && rebound === macros) compiled[LIBRARY] = true;
   return compiled;

@@ -21,12 +21,12 @@ const TENANT = contextKey<{ slug: string }>('Tenant');
 function inputsApp(options: AppOptions): App {
   const routes = new Routes()
     .get('/hx', (ctx) => json({ hx: ctx.hx }))
-    .get('/tenant', (ctx) => json({ tenant: ctx.current(TENANT).slug }))
+    .get('/tenant', (ctx) => json({ tenant: ctx.current.get(TENANT).slug }))
     .get('/tenant-or-null', async (ctx) => {
       // A turn of the event loop between the middleware and the read: another request's value
       // would show here if the context were shared.
       await tick(1);
-      return json({ tenant: ctx.currentOrNull(TENANT)?.slug ?? null });
+      return json({ tenant: ctx.current.getOrNull(TENANT)?.slug ?? null });
     })
     .get('/listing', (ctx) => json({ page: ctx.page }))
     .get('/products/{id}', (ctx) =>
@@ -34,8 +34,8 @@ function inputsApp(options: AppOptions): App {
         path: ctx.path,
         query: ctx.query,
         route: { name: ctx.route.name, path: ctx.route.path, isProducts: ctx.route.is('products.*'), isOrders: ctx.route.is('orders.*') },
-        url: ctx.url('products.show', [ctx.params.int('id') + 1], { tab: 'reviews' }),
-        absolute: ctx.absoluteUrl('products.show', [7]),
+        url: ctx.urls.route('products.show', [ctx.params.int('id') + 1], { tab: 'reviews' }),
+        absolute: ctx.urls.absolute('products.show', [7]),
       }),
     )
     .name('products.show');
@@ -43,7 +43,7 @@ function inputsApp(options: AppOptions): App {
     .module({ name: 'request-inputs', routes })
     .layer(async (ctx, next) => {
       const slug = ctx.headers['x-tenant'];
-      if (typeof slug === 'string') ctx.setCurrent(TENANT, { slug });
+      if (typeof slug === 'string') ctx.current.set(TENANT, { slug });
       return next();
     });
 }

@@ -20,14 +20,14 @@ describe('signed URLs over a real socket', () => {
         createDefaultApp(options).module({
           name: 'signed',
           routes: new Routes()
-            .get('/links/{id}', (ctx) => json({ url: ctx.signedUrl('files.show', [ctx.params.string('id')], 60), path: ctx.signPath('/plain/path', 60) }))
-            .get('/plain/path', (ctx) => json({ valid: ctx.hasValidSignature() }))
-            .get('/check', (ctx) => json({ valid: ctx.verifySignedUrl(String(ctx.query['url'] ?? '')) }))
+            .get('/links/{id}', (ctx) => json({ url: ctx.urls.signed('files.show', [ctx.params.string('id')], 60), path: ctx.urls.signPath('/plain/path', 60) }))
+            .get('/plain/path', (ctx) => json({ valid: ctx.urls.hasValidSignature() }))
+            .get('/check', (ctx) => json({ valid: ctx.urls.verify(String(ctx.query['url'] ?? '')) }))
             .group(
               '/files',
               'files.',
               new Routes().get('/{id}', (ctx) => {
-                ctx.requireValidSignature();
+                ctx.urls.requireValidSignature();
                 return text(`file ${ctx.params.string('id')}`);
               }).name('show'),
             ),

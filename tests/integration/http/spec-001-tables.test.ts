@@ -121,9 +121,9 @@ function errorsApp(parts: ErrorsAppParts) {
         return text('sent');
       })
       .get('/me', (ctx) => json({ me: ctx.requireUser().email }))
-      .get('/sign', (ctx) => text(ctx.signPath('/signed', 60)))
+      .get('/sign', (ctx) => text(ctx.urls.signPath('/signed', 60)))
       .get('/signed', (ctx) => {
-        ctx.requireValidSignature();
+        ctx.urls.requireValidSignature();
         return text('signature accepted');
       })
       .post('/save', ok)
@@ -147,9 +147,9 @@ function errorsApp(parts: ErrorsAppParts) {
         return text('never');
       })
       .get('/teapot', () => abort(418, 'Short and stout.'))
-      .get('/url/unknown', (ctx) => text(ctx.url('no.such.route')))
-      .get('/url/missing', (ctx) => text(ctx.url('items.show')))
-      .get('/url/extra', (ctx) => text(ctx.url('items.show', [1, 2])));
+      .get('/url/unknown', (ctx) => text(ctx.urls.route('no.such.route')))
+      .get('/url/missing', (ctx) => text(ctx.urls.route('items.show')))
+      .get('/url/extra', (ctx) => text(ctx.urls.route('items.show', [1, 2])));
     const signIn = new Routes()
       .post('/test-login/{id}', (ctx) => {
         const user = parts.users.get(ctx.params.int('id'));

@@ -33,7 +33,7 @@ describe('the locale stage', () => {
         createDefaultApp(options)
           // An app layer runs after the locale stage (spec 001's order): it already speaks the request's language.
           .layer((ctx, next) => {
-            if (ctx.headers['x-layer-reads'] !== undefined) ctx.setCurrent(LAYER_LOCALE, ctx.locale);
+            if (ctx.headers['x-layer-reads'] !== undefined) ctx.current.set(LAYER_LOCALE, ctx.locale);
             return next();
           })
           .module({
@@ -45,7 +45,7 @@ describe('the locale stage', () => {
             // A language switcher that renders instead of redirecting: the new choice counts from the next request.
             .post('/switch', (ctx) => {
               ctx.session.put('locale', 'de');
-              return View.make('switched.html', { layer: ctx.currentOrNull(LAYER_LOCALE) ?? 'did not read', handler: ctx.locale });
+              return View.make('switched.html', { layer: ctx.current.getOrNull(LAYER_LOCALE) ?? 'did not read', handler: ctx.locale });
             })
             .get('/away', () => Redirect.to('/lang')),
         }),

@@ -39,10 +39,17 @@ describe('make:job, make:event, make:command', () => {
     expect(outcome.code).toBe(2);
   });
 
-  it('lists them, and the queue commands, in --help', async () => {
+  /** Every command of background work (issue 16's list). */
+  const BACKGROUND_COMMANDS = ['queue:work', 'queue:failed', 'queue:retry', 'queue:forget', 'queue:flush', 'queue:prune-failed', 'queue:prune-batches', 'schedule:list', 'schedule:run', 'schedule:work', 'webhook:failed', 'webhook:retry', 'cache:prune', 'make:job', 'make:notification', 'make:event', 'make:command'];
+
+  it('lists them, and every queue, schedule and webhook command, in --help', async () => {
     const help = await TestApp.create({ root: dir() }).call('--help');
-    for (const name of ['make:job', 'make:event', 'make:command', 'queue:work', 'queue:failed', 'queue:retry', 'queue:forget', 'queue:flush', 'queue:prune-failed']) {
-      expect(help.stdout).toContain(name);
-    }
+    for (const name of BACKGROUND_COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'mu'));
+    expect(help.stdout).toContain('Create an event in src/events/');
+  });
+
+  it('are each in the table of commands of the README', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const name of BACKGROUND_COMMANDS) expect(readme, name).toMatch(new RegExp(`^\\|.*\`${name}[ \`]`, 'mu'));
   });
 });

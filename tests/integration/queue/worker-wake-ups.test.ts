@@ -6,6 +6,7 @@
  * dispatch through another connection, and a delayed job when it comes due). The workers here
  * poll once a minute, so a job that waited for the poll would fail the test's few seconds.
  */
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../../adapters/clock/system-clock.js';
 import { MemoryLogger } from '../../../adapters/log/memory-logger.js';
@@ -129,5 +130,78 @@ describe.skipIf(!(await redisAvailable()))('idle workers on Redis', () => {
     await settle();
     await open().enqueue(job(new Date(Date.now() + 1000)), new Date());
     expect(await within(worker.started)).toBe('started');
+  });
+
+  /** Counts the blocking pops on this file's marker keys while `work` runs. */
+  async function markerPops(work: () => Promise<void>): Promise<number> {
+    const prototype = Redis.prototype as unknown as { sendCommand: (command: { name: string; args: unknown[] }, ...rest: unknown[]) => unknown };
+    const send = prototype.sendCommand;
+    let pops = 0;
+    prototype.sendCommand = function (this: unknown, command, ...rest) {
+      if (command.name === 'bzpopmin' && String(command.args[0]).startsWith(prefix)) pops++;
+      return send.call(this, command, ...rest);
+    };
+    try {
+      await work();
+    } finally {
+      prototype.sendCommand = send;
+    }
+    return pops;
+  }
+
+  it('do not pop the marker for each job of a backlog their loops are busy with, and still wake after it', async () => {
+    const JOBS = 300;
+    const queue = open();
+    for (let n = 0; n < JOBS; n++) await queue.enqueue(job(), new Date());
+    let ran = 0;
+    let drained: () => void = () => undefined;
+    const backlogRan = new Promise<void>((resolve) => (drained = resolve));
+    let started: (at: number) => void = () => undefined;
+    const worker = new JobWorker(
+      { queue, handler: () => () => (++ran === JOBS ? drained() : ran > JOBS && started(Date.now()), Promise.resolve()), clock: new SystemClock(), random: () => 0, logger: new MemoryLogger() },
+      { queues: ['default'], concurrency: 2, pollMs: MINUTE },
+    );
+    workers.push(worker);
+    const pops = await markerPops(async () => {
+      void worker.run();
+      await backlogRan;
+    });
+    // BullMQ sets the marker again at every hand-out while jobs wait: popping it each time would be one round trip per job.
+    expect(pops).toBeLessThan(JOBS / 10);
+    await settle();
+    const woken = new Promise<number>((resolve) => (started = resolve));
+    const at = Date.now();
+    await open().enqueue(job(), new Date());
+    expect(await within(woken.then((when) => when - at))).toBe('started');
+  });
+
+  it('keep one error listener on the marker connection however often they wake', async () => {
+    const warnings: string[] = [];
+    const heard = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', heard);
+    try {
+      const queue = open();
+      let ran = 0;
+      let next: () => void = () => undefined;
+      const worker = new JobWorker(
+        { queue, handler: () => () => (ran++, next(), Promise.resolve()), clock: new SystemClock(), random: () => 0, logger: new MemoryLogger() },
+        { queues: ['default'], concurrency: 1, pollMs: MINUTE },
+      );
+      workers.push(worker);
+      void worker.run();
+      const dispatcher = open();
+      // Each job is dispatched while the worker sleeps on the marker: one blocking pop per job.
+      for (let n = 0; n < 15; n++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const done = new Promise<void>((resolve) => (next = resolve));
+        await dispatcher.enqueue(job(), new Date());
+        await done;
+      }
+      expect(ran).toBe(15);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', heard);
+    }
   });
 });

@@ -18,7 +18,7 @@ export const PAGE_EXPIRED = 'The page expired. Go back, reload it and try again.
 export function csrfStage(options: { xsrfCookie: boolean }): Stage {
   return async (ctx, next) => {
     // An exempt route's body is not read here: a webhook's is parsed only if its handler asks.
-    const body = ctx.csrfExempt ? undefined : ctx.body();
+    const body = ctx.traits.csrfExempt ? undefined : ctx.body();
     const field = typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? (body as Record<string, unknown>)['_token'] : undefined;
     const verdict = csrfCheck({
       method: ctx.method,
@@ -28,7 +28,7 @@ export function csrfStage(options: { xsrfCookie: boolean }): Stage {
       xsrfHeaderToken: headerText(ctx.headers['x-xsrf-token']),
       xsrfCookieEnabled: options.xsrfCookie,
       bearer: /^bearer\s/iu.test(headerText(ctx.headers['authorization']) ?? ''),
-      exempt: ctx.csrfExempt,
+      exempt: ctx.traits.csrfExempt,
     });
     if (verdict.kind === 'refused') throw new HttpAbort(419, PAGE_EXPIRED);
     const reply = await next();

@@ -1,7 +1,9 @@
 import { Session } from '../../../../domain/session/session.js';
 import type { Clock } from '../../../../ports/clock.js';
 import type { RandomSource } from '../../../../ports/random-source.js';
+import { bearerToken } from '../../../../domain/http/bearer.js';
 import { cookieValues } from '../cookie-header.js';
+import { headerText } from '../context.js';
 import { withExtras } from '../replies.js';
 import type { Stage } from '../pipeline.js';
 import { SESSION_COOKIE } from '../session/session-driver.js';
@@ -20,19 +22,20 @@ export function newToken(random: RandomSource): string {
 /**
  * Stage 5, 'session': opens the visitor's session through the driver (a tampered, foreign or
  * expired one is a fresh session, never an error), and stores it after the answer is made.
- * A new session is kept only when the answer is worth it (not for a 404 to a scanner).
+ * A new session is kept only when the answer is worth it (not for a 404 to a scanner, a
+ * webhook's caller or a bearer-token client).
  */
 export function sessionStage(options: SessionStageOptions): Stage {
   const { driver } = options;
   return async (ctx, next) => {
     const opened = await driver.open(cookieValues(ctx.headers['cookie'], SESSION_COOKIE), options.clock.now());
     const session = opened?.session ?? Session.start({ token: newToken(options.random), now: options.clock.now() });
-    ctx.attachSession(session);
-    ctx.sessionDriver = driver;
+    ctx.attachSession(session, driver);
 
     const reply = await next();
 
-    if (opened === null && !ctx.persistNewSession) return reply;
+    // A client that signs in with a bearer token keeps no cookies: a session it starts is not sent.
+    if (opened === null && (!ctx.traits.keepsNewSession || bearerToken(headerText(ctx.headers['authorization'])) !== null)) return reply;
     const cookie = await driver.save(ctx, session, opened, options.clock.now());
     return cookie === null ? reply : withExtras(reply, cookie);
   };

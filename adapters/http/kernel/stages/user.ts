@@ -18,7 +18,6 @@ export function userStage(services: IdentityServices): Stage {
   return async (ctx, next) => {
     const token = bearerToken(headerText(ctx.headers['authorization']));
     if (token !== null) {
-      ctx.persistNewSession = false;
       const verified = token === '' ? null : await services.tokens.verify(token);
       const user = verified === null ? null : await services.users.findById(verified.userId);
       if (verified === null || user === null) throw new HttpAbort(401, UNAUTHENTICATED, { 'www-authenticate': 'Bearer' });

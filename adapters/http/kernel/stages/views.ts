@@ -136,7 +136,7 @@ function redirectLocation(ctx: KernelContext, redirect: Redirect, options: Views
     case 'path':
       return target.path;
     case 'route':
-      return ctx.url(target.name, target.args, target.query);
+      return ctx.urls.route(target.name, target.args, target.query);
     case 'intended': {
       const intended = sameSiteTarget(ctx.session.pullIntendedUrl(), [appOrigin]);
       return intended ?? target.fallback;

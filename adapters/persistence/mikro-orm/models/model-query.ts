@@ -16,6 +16,7 @@ import type { ValueOfColumn } from './conditions-builder.js';
 import { quoted, toFilter } from './filters.js';
 import type { ModelSession } from './model-session.js';
 import type { RowCodec } from './row-codec.js';
+import { MisuseError } from '../../../../domain/shared/errors.js';
 
 type Order =
   | { readonly column: string; readonly direction: 'asc' | 'desc' }
@@ -613,7 +614,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       const orders = this.orders.map((order) => {
         if ('relevance' in order) {
           const join = rankings.find((each) => each.query === order.relevance);
-          if (join === undefined) throw new TypeError('a relevance order without its join');
+          if (join === undefined) throw new MisuseError('data.relevance-without-join', 'a relevance order without its join');
           // bm25 is lower for better matches; without the filter, rows that do not match sort last.
           const rank = `"${join.alias}"."fw_search_rank"`;
           return { [raw(join.replaces === null ? `coalesce(${rank}, 1e308)` : rank)]: QueryOrder.ASC };

@@ -2,10 +2,13 @@ import type { ColumnSpec, EngineName } from '../../../../domain/data/columns.js'
 import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
 import type { ModelDefinition } from '../../../../domain/data/model.js';
 import type { SecretBox } from '../../../../ports/secret-box.js';
+import { FrameworkError } from '../../../../domain/shared/errors.js';
 
 /** An encrypted value that does not open: damaged, or sealed under another APP_KEY. */
-export class DecryptionFailed extends Error {
-  override readonly name = 'DecryptionFailed';
+export class DecryptionFailed extends FrameworkError {
+  constructor(message: string) {
+    super('data.decryption-failed', message);
+  }
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/u;

@@ -12,7 +12,7 @@ import { rawRequest } from './raw-http.js';
 /**
  * Spec 001, 'Signed URLs': an HMAC-SHA256 with APP_KEY over the path and the expiry, so the link
  * carries no other query string; an altered or expired link is 403 (`requireValidSignature`).
- * Links are made through the app (`ctx.signedUrl`, `ctx.signPath`), altered as text, and opened
+ * Links are made through the app (`ctx.urls.signed`, `ctx.urls.signPath`), altered as text, and opened
  * over a real socket with the request target exactly as written.
  */
 
@@ -21,10 +21,10 @@ const START = '2026-10-01T08:00:00Z';
 
 function signingApp(options: AppOptions): App {
   const routes = new Routes()
-    .get('/sign/route', (ctx) => json({ url: ctx.signedUrl('files.show', [String(ctx.query['id'])], Number(ctx.query['ttl'] ?? 600)) }))
-    .get('/sign/path', (ctx) => json({ url: ctx.signPath(String(ctx.query['path']), Number(ctx.query['ttl'] ?? 600)) }))
+    .get('/sign/route', (ctx) => json({ url: ctx.urls.signed('files.show', [String(ctx.query['id'])], Number(ctx.query['ttl'] ?? 600)) }))
+    .get('/sign/path', (ctx) => json({ url: ctx.urls.signPath(String(ctx.query['path']), Number(ctx.query['ttl'] ?? 600)) }))
     .get('/docs/{*rest}', (ctx) => {
-      ctx.requireValidSignature();
+      ctx.urls.requireValidSignature();
       return json({ rest: ctx.params.string('rest') });
     })
     .group(
@@ -32,7 +32,7 @@ function signingApp(options: AppOptions): App {
       'files.',
       new Routes()
         .get('/{id}', (ctx) => {
-          ctx.requireValidSignature();
+          ctx.urls.requireValidSignature();
           return json({ id: ctx.params.string('id') });
         })
         .name('show'),
@@ -65,10 +65,10 @@ const segment = fc
   // Browsers resolve `.` and `..` (also spelled `%2E`) before sending: such paths cannot be signed.
   .filter((text) => !['.', '..'].includes(text.replace(/%2e/giu, '.')));
 
-/** A path under `/docs/`, the route that checks signatures of `ctx.signPath` links. */
+/** A path under `/docs/`, the route that checks signatures of `ctx.urls.signPath` links. */
 const docsPath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segments) => `/docs/${segments.join('/')}`);
 
-/** A route argument for `ctx.signedUrl`: any text (it is percent-encoded into the path). */
+/** A route argument for `ctx.urls.signed`: any text (it is percent-encoded into the path). */
 const routeArgument = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((text) => text !== '.' && text !== '..');
 
 // --- Mutations ------------------------------------------------------------------------------------
