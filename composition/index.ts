@@ -97,7 +97,7 @@ export type { MorphDefinition, MorphParent } from '../domain/data/morph.js';
 export type { PivotRelation, WithPivot } from '../adapters/persistence/mikro-orm/models/pivot-relation.js';
 export type { ScheduledFunction, ScheduleOptions } from './schedule.js';
 export type { TaskRun } from '../application/scheduling/scheduled-task.js';
-export type { OutgoingWebhooksOptions } from './webhooks.js';
+export type { OutgoingWebhooksOptions } from './bindings/webhooks.js';
 export type { OutgoingWebhooks, SentWebhook } from '../application/webhooks/webhooks.js';
 export { verifyWebhook, signWebhook } from '../domain/webhooks/signature.js';
 export { defineJob, JobDefinition, InvalidJobPayload } from './jobs.js';

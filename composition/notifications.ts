@@ -5,7 +5,7 @@ import { notificationRoutes } from '../adapters/http/notifications/notification-
 import { DeliverNotification } from '../application/notifications/deliver-notification.js';
 import type { NotificationChannel, NotificationMail } from '../application/notifications/deliver-notification.js';
 import type { NotificationToSend, Notifier } from '../application/notifications/notifier.js';
-import { provide } from './container.js';
+import { provide } from './bindings/provide.js';
 import { defineJob } from './jobs.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';

@@ -1,6 +1,6 @@
 import type { ClientCredentials, ProviderSettings } from '../../domain/oauth/credentials.js';
 import { isProviderName } from '../../domain/oauth/provider.js';
-import type { EnabledProvider } from '../../domain/oauth/template-data.js';
+import type { EnabledProvider } from '../../domain/oauth/linked-accounts.js';
 import type { IdentityProvider, ProviderDefinition } from '../../ports/identity-provider.js';
 import { MisuseError } from '../../domain/shared/errors.js';
 

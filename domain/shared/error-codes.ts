@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'app.module-order'
   | 'app.module-twice'
   | 'app.nothing-provided'
+  | 'app.services-while-binding'
   // audit
   | 'audit.unknown-event'
   // auth
