@@ -18,13 +18,16 @@
  * 5. A library (a file that only defines macros and constants, library-template.ts) is marked,
  *    and its macros take their context from the page that calls them, so its imports can be
  *    run once and kept (cached-imports.ts).
+ * 6. Macros hold their keyword parameters and `{% set %}`s in JavaScript locals instead of
+ *    nunjucks' run-time frames where that prints the same (macro-locals-compiler.ts).
  */
 import type { Environment } from 'nunjucks';
 import { BIND_MACRO_CONTEXT, LIBRARY, fwBind } from './cached-imports.js';
 import { fragmentAware } from './fragment.js';
 import { isLibrary } from './library-template.js';
+import { MacroLocalsCompiler } from './macro-locals-compiler.js';
 import type { AstNode, AstRoot, RenderFunction, Runtime } from './nunjucks-internals.js';
-import { Compiler, ImportNodes, environmentInternals, nodeTypes, parser, transform } from './nunjucks-internals.js';
+import { ImportNodes, environmentInternals, nodeTypes, parser, transform } from './nunjucks-internals.js';
 import { tagError, templateRuntime } from './template-runtime.js';
 import { FrameworkError } from '../../../domain/shared/errors.js';
 
@@ -66,7 +69,7 @@ function parse(source: string, name: string, env: Environment, reduce?: (ast: As
 }
 
 function generate(ast: AstRoot, name: string, strict: boolean): string {
-  const compiler = new Compiler(name, strict);
+  const compiler = new MacroLocalsCompiler(name, strict);
   compiler.compile(ast);
   return compiler.getCode();
 }
