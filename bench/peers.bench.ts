@@ -24,6 +24,8 @@
  * PEERS_BEFORE: the compiled peers.server.js of another build of fw (an earlier commit's
  * dist/, inside this checkout so that it finds node_modules and templates/), measured as one
  * more column 'fw-before' in the same rounds: its fw/peer is this build's speed against it.
+ * PEERS_BEFORE_NODE_FLAGS: node flags for that column only (the same build under another V8
+ * setting, say `--max-semi-space-size=2`).
  * The targets are the issue's; a MISS is reported, never fatal.
  */
 import { spawn } from 'node:child_process';
@@ -93,6 +95,8 @@ function selected<T extends string>(variable: string, all: readonly T[]): T[] {
 /** The servers of this bench: the server script's kinds, and fw of another build. */
 type BenchKind = ServerKind | 'fw-before';
 const BEFORE_SCRIPT = process.env['PEERS_BEFORE'] ?? '';
+/** Node flags for the 'fw-before' column only (`--max-semi-space-size=2`): one build under two settings in the same rounds. */
+const BEFORE_NODE_FLAGS = (process.env['PEERS_BEFORE_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 const serverKinds: BenchKind[] = selected('PEERS_SERVERS', SERVER_KINDS);
 if (BEFORE_SCRIPT !== '' && serverKinds.includes('fw')) serverKinds.splice(serverKinds.indexOf('fw') + 1, 0, 'fw-before');
 const rowIds = selected('PEERS_ROWS', ROW_IDS);
@@ -135,7 +139,8 @@ const cpuMs = (cpu: NodeJS.CpuUsage): number => (cpu.user + cpu.system) / 1000;
 async function start(kind: BenchKind): Promise<Server> {
   const [script, serverKind] = kind === 'fw-before' ? [BEFORE_SCRIPT, 'fw'] : [SERVER_SCRIPT, kind];
   mkdirSync(join(dir, kind));
-  const child = spawn(process.execPath, [...process.execArgv, script, serverKind, join(dir, kind)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const nodeFlags = kind === 'fw-before' ? BEFORE_NODE_FLAGS : [];
+  const child = spawn(process.execPath, [...process.execArgv, ...nodeFlags, script, serverKind, join(dir, kind)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the ${kind} server did not start within 60 s`)), 60_000);

@@ -14,7 +14,6 @@ import type { Gate, NamesOf } from '../adapters/access/registered-access-policy.
 import type { AccessPolicy } from '../ports/access-policy.js';
 import type { TokenVerifier } from '../ports/token-verifier.js';
 import type { EventClass } from '../ports/event-bus.js';
-import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
 import { openDatabase } from '../adapters/persistence/mikro-orm/database.js';
 import type { MigrationSource } from '../adapters/persistence/mikro-orm/sql-file-migrator.js';
 import type { GeneratedMigration } from '../domain/data/search.js';
@@ -27,37 +26,40 @@ import { buildFetchHandler, startHttpServer } from './http.js';
 import type { HttpParts } from './http.js';
 import type { FetchConnection, FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
 import { AfterResponseWork } from '../adapters/http/after-response.js';
-import { createViewRenderer } from './views.js';
 import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import type { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
-import { createDevTools, recordMailAndEvents, recordingLogger } from './dev-tools.js';
-import { authLinks } from './auth-links.js';
-import { TemplatedAuthMail } from '../adapters/mail/templated-auth-mail.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
 import type { Clock } from '../ports/clock.js';
 import type { HttpClient } from '../ports/http-client.js';
 import type { Logger } from '../ports/logger.js';
 import { frameworkCommands } from './commands.js';
+import { Overrides, buildServices } from './container.js';
+import type { Area } from './container.js';
+import { createDevTools, recordingLogger, recordingMailer } from './dev-tools.js';
+import { authMailArea, SendAuthMail } from './bindings/auth-mail.js';
+import { eventsArea } from './bindings/events.js';
+import { mailArea } from './bindings/mail.js';
+import { queueArea } from './bindings/queue.js';
+import { viewsArea } from './bindings/views.js';
+import { DeliverWebhook, webhooksArea } from './bindings/webhooks.js';
+import type { OutgoingWebhooksOptions } from './bindings/webhooks.js';
+import { createWorker, registeredQueues } from './queue.js';
+import { DEFAULT_QUEUE } from '../domain/queue/job-options.js';
 import { loadConfig } from './config.js';
 import type { Config } from './config.js';
-import { Overrides, buildContainer, provide, resolve } from './container.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import type { Module, ModuleClass, Seeder } from './module.js';
-import { appServices } from './services.js';
 import { chooseAdapters } from './chosen-adapters.js';
 import type { Closer } from './chosen-adapters.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
 import { checkScheduleEntry, startScheduler } from './schedule.js';
 import type { ScheduleEntry, ScheduledFunction, ScheduleOptions } from './schedule.js';
-import { bindWebhooks, DeliverWebhook } from './webhooks.js';
-import type { OutgoingWebhooksOptions } from './webhooks.js';
 import type { RegisteredJob } from './jobs.js';
-import { bindDispatcher, bindQueue, createWorker, registeredQueues } from './queue.js';
-import { QueuedAuthMail, SendAuthMail, queuedSecretsBox } from './queued-auth-mail.js';
 import type { JobRegistry } from './queue.js';
 import type { JobWorker, WorkerOptions } from '../adapters/worker/job-worker.js';
+import { FrameworkError, MisuseError } from '../domain/shared/errors.js';
 
 /**
  * The framework's own folder (where its `migrations/` and `templates/` live), found by walking
@@ -68,7 +70,7 @@ export const FRAMEWORK_ROOT = findFrameworkRoot(dirname(fileURLToPath(import.met
 function findFrameworkRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'migrations')) && existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`The framework's folder (with migrations/) was not found above ${start}`);
+    if (dirname(dir) === dir) throw new FrameworkError('app.framework-not-found', `The framework's folder (with migrations/) was not found above ${start}`);
   }
 }
 
@@ -140,7 +142,7 @@ export class App {
 
   module(module: Module): this {
     if (this.modules.some((existing) => existing.name === module.name)) {
-      throw new TypeError(`The module "${module.name}" is registered twice`);
+      throw new MisuseError('app.module-twice', `The module "${module.name}" is registered twice`);
     }
     this.modules.push(module);
     for (const job of module.jobs ?? []) this.job(job);
@@ -154,7 +156,7 @@ export class App {
 
   /** A queued job (`defineJob`) this app's workers run; names are unique. */
   job(definition: RegisteredJob): this {
-    if (this.registeredJobs.has(definition.name)) throw new TypeError(`The job "${definition.name}" is registered twice`);
+    if (this.registeredJobs.has(definition.name)) throw new MisuseError('queue.job-twice', `The job "${definition.name}" is registered twice`);
     this.registeredJobs.set(definition.name, definition);
     return this;
   }
@@ -215,7 +217,7 @@ export class App {
    * headers and returns a `Limit` (`Limit.perMinute(10).by(…)`, or `Limit.none()`).
    */
   rateLimiter(name: string, rule: LimiterRule): this {
-    if (this.rateLimiters.has(name)) throw new TypeError(`The rate limiter "${name}" is registered twice`);
+    if (this.rateLimiters.has(name)) throw new MisuseError('rate-limit.limiter-twice', `The rate limiter "${name}" is registered twice`);
     this.rateLimiters.set(name, rule);
     return this;
   }
@@ -226,7 +228,7 @@ export class App {
    * secret, prefix })` is the usual one. A webhook route naming no registered check stops start-up.
    */
   webhook(name: string, verifier: WebhookVerifier): this {
-    if (this.webhooks.has(name)) throw new TypeError(`The webhook "${name}" is registered twice`);
+    if (this.webhooks.has(name)) throw new MisuseError('webhooks.incoming-twice', `The webhook "${name}" is registered twice`);
     this.webhooks.set(name, verifier);
     return this;
   }
@@ -296,7 +298,7 @@ export class App {
    * the endpoint's `whsec_` secret.
    */
   outgoingWebhooks(options: OutgoingWebhooksOptions = {}): this {
-    if (this.outgoing !== null) throw new TypeError('outgoingWebhooks() is called twice');
+    if (this.outgoing !== null) throw new MisuseError('webhooks.outgoing-twice', 'outgoingWebhooks() is called twice');
     this.outgoing = options;
     return this.job(DeliverWebhook);
   }
@@ -481,9 +483,7 @@ export class App {
     this.uiSinkEnabled = config.app.debug && config.app.env === 'local';
     // What boot opens registers what closes it; the app closes them newest first.
     const closers: Closer[] = [];
-    const onClose = (close: Closer): void => {
-      closers.push(close);
-    };
+    const onClose = (close: Closer): void => void closers.push(close);
     const output = this.options.logger ?? createLogger(config, onClose);
     // Local debugging only (null otherwise): the request inspector hears log lines, SQL, mails and events.
     const origin = new AsyncRequestOrigin();
@@ -501,30 +501,32 @@ export class App {
       if (this.options.clock !== undefined) overrides.set(TOKENS.clock, this.options.clock);
       if (this.options.httpClient !== undefined) overrides.set(TOKENS.httpClient, this.options.httpClient);
       if (this.customTokens !== null) overrides.set(TOKENS.tokenVerifier, this.customTokens);
-      const container = buildContainer({ config, keys, adapters, onClose, overrides, logger, database, migrationSources: this.migrationSources() });
-      if (devTools !== null) recordMailAndEvents(container, devTools);
+      // Listeners and the inline worker reach the services they belong to, known once built.
+      let built: AppServices | null = null;
+      const services = (): AppServices => {
+        if (built === null) throw new FrameworkError('app.services-while-binding', 'The app\'s services were asked for while they were being bound');
+        return built;
+      };
+      const areas: Area[] = [
+        viewsArea(this.root, this.templateHooks),
+        mailArea(devTools === null ? null : (mailer) => recordingMailer(mailer, devTools)),
+        eventsArea((bus) => {
+          if (devTools !== null) bus.listen(Object, (event) => devTools.inspector.recordEvent(event));
+          for (const { type, listener } of this.listeners) bus.listen(type, (event) => listener(event as never, services()));
+        }),
+        queueArea(() => {
+          const inline = createWorker(services(), this.registeredJobs, this.provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
+          return (job) => inline.runNow(job);
+        }),
+        // The mails link to the app's own routes, signed with the key derived from APP_KEY.
+        authMailArea(() => this.routeTable()),
+        webhooksArea(this.outgoing),
+        // Each module's own bindings, after the framework's (a module may use any framework service).
+        ...this.modules.map((module): Area => (binding) => module.bind?.(binding.container, binding.config)),
+      ];
+      built = buildServices({ config, keys, adapters, overrides, closers, logger, database, migrationSources: this.migrationSources() }, areas);
       this.devTools = devTools;
-      const renderer = createViewRenderer(config, this.root, this.templateHooks, resolve(container, TOKENS.translator));
-      provide(container, TOKENS.viewRenderer, [], () => renderer);
-      // The mails link to the app's own routes, signed with the key derived from APP_KEY.
-      provide(container, TOKENS.authMailNow, [TOKENS.mailer, TOKENS.viewRenderer, TOKENS.clock], (mailer, views, clock) => {
-        const links = authLinks(this.routeTable(), config.app.url, keys.signedUrls, clock);
-        return new TemplatedAuthMail(mailer, views, links, { name: config.app.name }, resolve(container, TOKENS.translator).lang(config.app.locale));
-      });
-      // Through the queue unless QUEUE_CONNECTION=sync, where the mail is sent inline as before.
-      provide(container, TOKENS.authMail, [TOKENS.config, TOKENS.authMailNow, TOKENS.jobs, TOKENS.random], (settings, now, jobs, random) =>
-        settings.queue.connection === 'sync' ? now : new QueuedAuthMail(jobs, queuedSecretsBox(keys, random)),
-      );
-      bindWebhooks(container, config, this.outgoing);
-      bindQueue(container, adapters, onClose);
-      for (const module of this.modules) module.bind?.(container, config);
-      const services = appServices(config, container, closers);
-      bindDispatcher(container, () => services, this.registeredJobs, this.provided);
-      const bus = services.get(TOKENS.eventBus);
-      if (bus instanceof InProcessEventBus) {
-        for (const { type, listener } of this.listeners) bus.listen(type, (event) => listener(event as never, services));
-      }
-      return services;
+      return built;
     } catch (error) {
       await database.close();
       throw error;

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import { activityCommand } from '../adapters/cli/commands/activity.js';
 import type { CliCommand } from '../adapters/cli/command.js';
 import { RecordActivity } from '../application/audit/record-activity.js';
-import { provide } from './container.js';
+import { bindAudit } from './bindings/audit.js';
 import type { Module, ModuleHost } from './module.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
@@ -37,6 +37,6 @@ export class Audit implements Module {
   }
 
   bind(container: Container): void {
-    provide(container, TOKENS.recordActivity, [TOKENS.activityLog, TOKENS.requestOrigin, TOKENS.clock], (log, origin, clock) => new RecordActivity(log, origin, clock));
+    bindAudit({ container });
   }
 }

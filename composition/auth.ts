@@ -12,6 +12,7 @@ import { accountServicesOf } from './account.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
 import { servicesFrom } from './request-services.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 /** What `onRegistered` hooks receive: the new account, and the provider when a social login made it. */
 export interface Registration {
@@ -72,7 +73,7 @@ export class Auth implements Module {
 
   /** Where a login lands when no page was remembered by a guard (default `/`). */
   redirectTo(path: string): this {
-    if (!path.startsWith('/') || path.startsWith('//')) throw new TypeError(`redirectTo needs a path of this site, got '${path}'`);
+    if (!path.startsWith('/') || path.startsWith('//')) throw new MisuseError('app.bad-path', `redirectTo needs a path of this site, got '${path}'`);
     this.options.redirectTo = path;
     return this;
   }

@@ -7,6 +7,7 @@ import type { LogLevel } from '../ports/logger.js';
 import { readEnvFile } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import { DEFAULT_BODY_MAX_DEPTH } from '../domain/http/body-depth.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 
 /** The whole typed configuration, read once at start from `.env` and the environment. */
 export interface Config {
@@ -48,13 +49,12 @@ export interface Config {
 }
 
 /** A setting that is missing or wrong. Its message is one line that names the variable. */
-export class ConfigError extends Error {
+export class ConfigError extends FrameworkError {
   constructor(
     readonly variable: string,
     problem: string,
   ) {
-    super(`Invalid configuration: ${variable} ${problem}`);
-    this.name = 'ConfigError';
+    super('config.invalid', `Invalid configuration: ${variable} ${problem}`);
   }
 }
 

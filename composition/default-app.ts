@@ -6,6 +6,7 @@ import { TOKENS } from './tokens.js';
 import { Auth } from './auth.js';
 import { Audit } from './audit.js';
 import { OAuth } from './oauth.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 
 /**
  * The app that `npm start` serves: the framework with every built-in module registered, so a
@@ -37,7 +38,7 @@ export function createWelcomeApp(app: App = App.create()): App {
             password: 'password',
             verified: true,
           });
-          if (result.kind === 'invalid') throw new Error(`The demo seeder is wrong: ${result.field} ${result.reason}`);
+          if (result.kind === 'invalid') throw new FrameworkError('app.bad-seeder', `The demo seeder is wrong: ${result.field} ${result.reason}`);
         },
       },
     ],

@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Container } from 'inversify';
 import { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
 import { RecordingLogger } from '../adapters/http/dev-tools/recording-logger.js';
 import { RecordingMailer } from '../adapters/http/dev-tools/recording-mailer.js';
 import type { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
-import { InProcessEventBus } from '../adapters/events/in-process-event-bus.js';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import type { Logger } from '../ports/logger.js';
+import type { Mailer } from '../ports/mailer.js';
 import type { Config } from './config.js';
-import { id, TOKENS } from './tokens.js';
 
 /** Spec 001: live reload and the request inspector exist only with APP_DEBUG on and APP_ENV=local. */
 export function devToolsEnabled(config: Config): boolean {
@@ -41,12 +39,7 @@ export function recordingLogger(logger: Logger, devTools: DevTools): Logger {
   return new RecordingLogger(logger, devTools.inspector);
 }
 
-/**
- * What the inspector hears besides log lines and SQL: every mail the mailer hands over and
- * every event published (a listener on `Object`, the class every event is an instance of).
- */
-export function recordMailAndEvents(container: Container, devTools: DevTools): void {
-  container.onActivation(id(TOKENS.mailer), (_context, mailer) => new RecordingMailer(mailer, devTools.inspector));
-  const bus = container.get(id(TOKENS.eventBus));
-  if (bus instanceof InProcessEventBus) bus.listen(Object, (event) => devTools.inspector.recordEvent(event));
+/** The mailer whose mails the inspector also keeps (local debugging only). */
+export function recordingMailer(mailer: Mailer, devTools: DevTools): Mailer {
+  return new RecordingMailer(mailer, devTools.inspector);
 }

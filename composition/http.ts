@@ -8,6 +8,8 @@ import { createNodeServer } from '../adapters/http/fetch/node-listener.js';
 import { createHttpKernel } from '../adapters/http/hapi/http-kernel.js';
 import { createKernel } from '../adapters/http/kernel/kernel.js';
 import type { KernelOptions } from '../adapters/http/kernel/kernel.js';
+import type { IdentityServices } from '../adapters/http/kernel/identity.js';
+import { compileRouteLayers } from '../adapters/http/kernel/route-layers.js';
 import type { LimiterRule } from '../adapters/http/kernel/stages/throttle.js';
 import type { SharedValue } from '../adapters/http/kernel/view-globals.js';
 import { validatorFormatChecks } from '../adapters/validation/validator-format-checks.js';
@@ -63,72 +65,85 @@ function devToolsShare(devTools: DevTools, renderer: ViewRenderer, publicDirs: r
   return devTools.share(renderer, (path) => files.assetUrl(path));
 }
 
-/** The kernel's services and settings, from the container and the configuration. */
+/**
+ * What the kernel is made of: its settings from the configuration, its services from the
+ * container, and the app's routes compiled into plans (a route naming a limiter, a webhook
+ * check or a layer kind the app did not register stops start-up here).
+ */
 function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
   const { config } = services;
   const renderer = services.get(TOKENS.viewRenderer);
-  // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
   const keys = services.get(TOKENS.appKeys);
+  const clock = services.get(TOKENS.clock);
+  // One folder once: the framework's own folder may be the app's (`npm start` in this repository).
   const publicDirs = [...new Set([join(parts.root, 'public'), join(parts.frameworkRoot, 'public')])].filter((dir) => existsSync(dir));
-  return {
-    app: {
-      name: config.app.name,
-      env: config.app.env,
-      debug: config.app.debug,
-      url: config.app.url,
-      locale: config.app.locale,
-      timezone: config.app.timezone,
-      currency: config.app.currency,
-    },
-    debugPages: config.app.debug && config.app.env === 'local',
-    uploadMaxBytes: config.http.uploadMaxBytes,
-    bodyMaxDepth: config.http.bodyMaxDepth,
-    afterResponse: parts.afterResponse,
-    requestTimeoutMs: config.http.requestTimeoutMs,
-    trustedProxies: parseTrustedProxies(config.http.trustedProxies),
-    trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
-    sessionLifetimeMinutes: config.session.lifetimeMinutes,
-    sessionStore: config.session.driver === 'database' ? services.get(TOKENS.sessionStore) : null,
-    services: (key) => services.get(key),
-    origin: services.get(TOKENS.requestOrigin),
-    identity: {
-      users: services.get(TOKENS.userRepository),
-      tokens: services.get(TOKENS.tokenVerifier),
-      policy: services.get(TOKENS.accessPolicy),
-      endOtherSessions: services.get(TOKENS.endOtherSessions),
-      clock: services.get(TOKENS.clock),
-      random: services.get(TOKENS.random),
-      rememberLifetimeMinutes: config.session.rememberLifetimeMinutes,
-      pages: guardPages(parts.table),
-    },
-    keys,
-    sealer: new CookieSealer({ encryption: keys.cookieEncryption, integrity: keys.cookieIntegrity }),
-    logger: services.get(TOKENS.logger),
-    clock: services.get(TOKENS.clock),
+  const identity: IdentityServices = {
+    users: services.get(TOKENS.userRepository),
+    tokens: services.get(TOKENS.tokenVerifier),
+    policy: services.get(TOKENS.accessPolicy),
+    endOtherSessions: services.get(TOKENS.endOtherSessions),
+    clock,
     random: services.get(TOKENS.random),
-    renderer,
-    publicDirs,
-    watchFiles: config.app.env === 'local',
-    table: parts.table,
-    appLayers: parts.layers,
-    provided: parts.provided,
-    shares: parts.devTools === null || parts.devTools === undefined ? parts.shares : [...parts.shares, devToolsShare(parts.devTools, renderer, publicDirs)],
-    devTools: parts.devTools ?? undefined,
-    forms: {
-      records: services.get(TOKENS.recordLookup),
-      passwords: services.get(TOKENS.passwordHasher),
-      formats: validatorFormatChecks,
-      translator: services.get(TOKENS.translator),
+    rememberLifetimeMinutes: config.session.rememberLifetimeMinutes,
+    pages: guardPages(parts.table),
+  };
+  const cacheStore = services.get(TOKENS.cacheStore);
+  const storage = storageSettings(config);
+  return {
+    settings: {
+      app: {
+        name: config.app.name,
+        env: config.app.env,
+        debug: config.app.debug,
+        url: config.app.url,
+        locale: config.app.locale,
+        timezone: config.app.timezone,
+        currency: config.app.currency,
+      },
+      debugPages: config.app.debug && config.app.env === 'local',
+      uploadMaxBytes: config.http.uploadMaxBytes,
+      bodyMaxDepth: config.http.bodyMaxDepth,
+      requestTimeoutMs: config.http.requestTimeoutMs,
+      trustedProxies: parseTrustedProxies(config.http.trustedProxies),
+      trustedHosts: parseTrustedHosts(config.http.trustedHosts, config.app.url),
+      sessionLifetimeMinutes: config.session.lifetimeMinutes,
+      publicDirs,
+      watchFiles: config.app.env === 'local',
+      xsrfCookie: parts.xsrfCookie,
+      publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storage.publicRoot }],
+      uploadTempDir: storage.uploadTempDir,
     },
-    maintenance: services.get(TOKENS.maintenance),
-    xsrfCookie: parts.xsrfCookie,
-    cacheStore: services.get(TOKENS.cacheStore),
-    rateLimiters: parts.rateLimiters,
-    records: services.get(TOKENS.recordFinder),
-    webhooks: parts.webhooks,
-    storage: services.get(TOKENS.storage),
-    publicStorage: [{ urlPath: PUBLIC_DISK_PATH, root: storageSettings(config).publicRoot }],
-    uploadTempDir: storageSettings(config).uploadTempDir,
+    services: {
+      keys,
+      sealer: new CookieSealer({ encryption: keys.cookieEncryption, integrity: keys.cookieIntegrity }, services.get(TOKENS.random)),
+      logger: services.get(TOKENS.logger),
+      clock,
+      random: services.get(TOKENS.random),
+      renderer,
+      sessionStore: config.session.driver === 'database' ? services.get(TOKENS.sessionStore) : null,
+      cacheStore,
+      identity,
+      forms: {
+        records: services.get(TOKENS.recordLookup),
+        passwords: services.get(TOKENS.passwordHasher),
+        formats: validatorFormatChecks,
+        translator: services.get(TOKENS.translator),
+      },
+      records: services.get(TOKENS.recordFinder),
+      maintenance: services.get(TOKENS.maintenance),
+      container: (key) => services.get(key),
+      origin: services.get(TOKENS.requestOrigin),
+      afterResponse: parts.afterResponse,
+      storage: services.get(TOKENS.storage),
+      devTools: parts.devTools ?? undefined,
+    },
+    plans: {
+      table: parts.table,
+      routeLayers: compileRouteLayers(parts.table, { store: cacheStore, clock, rateLimiters: parts.rateLimiters, identity, webhooks: parts.webhooks }),
+      appLayers: parts.layers,
+      provided: parts.provided,
+      shares: parts.devTools === null || parts.devTools === undefined ? parts.shares : [...parts.shares, devToolsShare(parts.devTools, renderer, publicDirs)],
+    },
   };
 }
 

@@ -20,6 +20,9 @@ export { View, Redirect, Download, Toast, HxHeader, Header, combine, json, text,
 export type { Reply } from '../adapters/http/kernel/replies.js';
 export { SetCookie } from '../adapters/http/kernel/cookies.js';
 export { abort, abortIf, abortUnless, HttpAbort } from '../adapters/http/kernel/http-error.js';
+export { stopWith, StopWithReply } from '../adapters/http/kernel/context.js';
+export { FrameworkError, MisuseError, OutOfRangeError } from '../domain/shared/errors.js';
+export type { ErrorCode } from '../domain/shared/errors.js';
 export { contextKey } from '../adapters/http/kernel/request-context.js';
 export type { RequestContext, Handler, Middleware, ContextKey } from '../adapters/http/kernel/request-context.js';
 export { formSchema } from '../adapters/http/validation/form-schema.js';
@@ -94,7 +97,7 @@ export type { MorphDefinition, MorphParent } from '../domain/data/morph.js';
 export type { PivotRelation, WithPivot } from '../adapters/persistence/mikro-orm/models/pivot-relation.js';
 export type { ScheduledFunction, ScheduleOptions } from './schedule.js';
 export type { TaskRun } from '../application/scheduling/scheduled-task.js';
-export type { OutgoingWebhooksOptions } from './webhooks.js';
+export type { OutgoingWebhooksOptions } from './bindings/webhooks.js';
 export type { OutgoingWebhooks, SentWebhook } from '../application/webhooks/webhooks.js';
 export { verifyWebhook, signWebhook } from '../domain/webhooks/signature.js';
 export { defineJob, JobDefinition, InvalidJobPayload } from './jobs.js';

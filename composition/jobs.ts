@@ -7,6 +7,7 @@ import type { Backoff } from '../domain/queue/backoff.js';
 import { jobOptions, serializePayload } from '../domain/queue/job-options.js';
 import type { JobOptions } from '../domain/queue/job-options.js';
 import type { AppServices } from './services.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a struct of any payload: superstruct's Struct is invariant in its schema
 type AnyStruct = Struct<any, any>;
@@ -38,11 +39,10 @@ export interface JobSpec<S extends AnyStruct> {
 }
 
 /** A payload that does not fit the job's shape; the message names the field. */
-export class InvalidJobPayload extends TypeError {
+export class InvalidJobPayload extends MisuseError {
   constructor(job: string, error: StructError) {
     const failure = error.failures()[0] ?? error;
-    super(`Invalid payload for job "${job}": ${failure.path.length === 0 ? '' : `${failure.path.join('.')}: `}${failure.message}`);
-    this.name = 'InvalidJobPayload';
+    super('queue.bad-payload', `Invalid payload for job "${job}": ${failure.path.length === 0 ? '' : `${failure.path.join('.')}: `}${failure.message}`);
   }
 }
 
@@ -89,7 +89,7 @@ export class JobDefinition<S extends AnyStruct> implements RegisteredJob {
         services,
         job,
         provided<T>(key: ContextKey<T>): T {
-          if (!provided.has(key)) throw new TypeError(`Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
+          if (!provided.has(key)) throw new MisuseError('app.nothing-provided', `Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
           return provided.get(key) as T;
         },
       });

@@ -5,10 +5,11 @@ import { notificationRoutes } from '../adapters/http/notifications/notification-
 import { DeliverNotification } from '../application/notifications/deliver-notification.js';
 import type { NotificationChannel, NotificationMail } from '../application/notifications/deliver-notification.js';
 import type { NotificationToSend, Notifier } from '../application/notifications/notifier.js';
-import { provide } from './container.js';
+import { provide } from './bindings/provide.js';
 import { defineJob } from './jobs.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
+import { FrameworkError, MisuseError } from '../domain/shared/errors.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a struct of any payload: superstruct's Struct is invariant in its schema
 type AnyStruct = Struct<any, any>;
@@ -48,11 +49,11 @@ export interface NotificationSpec<S extends AnyStruct> {
  */
 export class NotificationDefinition<S extends AnyStruct> {
   constructor(readonly spec: NotificationSpec<S>) {
-    if (!/^[a-z0-9][a-z0-9._-]*$/u.test(spec.name)) throw new TypeError(`A notification name is lower-case letters, digits and . _ -, got ${JSON.stringify(spec.name)}`);
-    if (spec.via.length === 0) throw new TypeError(`The notification "${spec.name}" has no channel`);
+    if (!/^[a-z0-9][a-z0-9._-]*$/u.test(spec.name)) throw new MisuseError('notifications.bad-name', `A notification name is lower-case letters, digits and . _ -, got ${JSON.stringify(spec.name)}`);
+    if (spec.via.length === 0) throw new MisuseError('notifications.no-channel', `The notification "${spec.name}" has no channel`);
     for (const channel of spec.via) {
-      if (channel === 'mail' && spec.mail === undefined) throw new TypeError(`The notification "${spec.name}" goes by mail but has no mail()`);
-      if (channel === 'database' && spec.database === undefined) throw new TypeError(`The notification "${spec.name}" goes to the database but has no database()`);
+      if (channel === 'mail' && spec.mail === undefined) throw new MisuseError('notifications.missing-channel', `The notification "${spec.name}" goes by mail but has no mail()`);
+      if (channel === 'database' && spec.database === undefined) throw new MisuseError('notifications.missing-channel', `The notification "${spec.name}" goes to the database but has no database()`);
     }
   }
 
@@ -71,7 +72,7 @@ export class NotificationDefinition<S extends AnyStruct> {
     } catch (error) {
       if (!(error instanceof StructError)) throw error;
       const failure = error.failures()[0] ?? error;
-      throw new TypeError(`Invalid data for notification "${this.spec.name}": ${failure.path.length === 0 ? '' : `${failure.path.join('.')}: `}${failure.message}`, { cause: error });
+      throw new MisuseError('notifications.bad-data', `Invalid data for notification "${this.spec.name}": ${failure.path.length === 0 ? '' : `${failure.path.join('.')}: `}${failure.message}`, { cause: error });
     }
   }
 }
@@ -103,7 +104,7 @@ export class Notifications implements Module {
         tries: 5,
         async handle({ userId, id, type, data }, { services }) {
           const definition = definitions.get(type);
-          if (definition === undefined) throw new Error(`No notification is named "${type}" (was it removed from Notifications.create()?)`);
+          if (definition === undefined) throw new FrameworkError('notifications.unknown', `No notification is named "${type}" (was it removed from Notifications.create()?)`);
           const checked: unknown = definition.check(data);
           const spec = definition.spec;
           await services.get(TOKENS.deliverNotification).execute(userId, id, {
@@ -122,7 +123,7 @@ export class Notifications implements Module {
   }
 
   notification(definition: NotificationDefinition<AnyStruct>): this {
-    if (this.definitions.has(definition.name)) throw new TypeError(`The notification "${definition.name}" is registered twice`);
+    if (this.definitions.has(definition.name)) throw new MisuseError('notifications.twice', `The notification "${definition.name}" is registered twice`);
     this.definitions.set(definition.name, definition);
     return this;
   }
@@ -133,7 +134,7 @@ export class Notifications implements Module {
     provide(container, TOKENS.deliverNotification, [TOKENS.userRepository, TOKENS.mailer, TOKENS.notificationStore, TOKENS.clock], (users, mailer, store, clock) => new DeliverNotification(users, mailer, store, clock));
     provide(container, TOKENS.notifier, [TOKENS.jobs, TOKENS.random], (jobs, random): Notifier => ({
       async send(userId, notification) {
-        if (!known.has(notification.type)) throw new TypeError(`The notification "${notification.type}" is not registered: Notifications.create().notification(…)`);
+        if (!known.has(notification.type)) throw new MisuseError('notifications.unknown', `The notification "${notification.type}" is not registered: Notifications.create().notification(…)`);
         const id = Buffer.from(random.bytes(16)).toString('base64url');
         await jobs.dispatch(job!.with({ userId, id, type: notification.type, data: notification.data }));
       },

@@ -8,22 +8,17 @@ import type { Handler, RequestContext } from '../adapters/http/kernel/request-co
 import { startDevIdentityProvider } from '../adapters/oauth/dev-identity-provider.js';
 import { ProviderA } from '../adapters/oauth/providers/provider-a.js';
 import { ProviderB } from '../adapters/oauth/providers/provider-b.js';
-import { CompleteSignIn } from '../application/oauth/complete-sign-in.js';
-import { OAuthProviders } from '../application/oauth/oauth-providers.js';
-import { ShowLinkedAccounts } from '../application/oauth/show-linked-accounts.js';
-import { StartSignIn } from '../application/oauth/start-sign-in.js';
-import { UnlinkProvider } from '../application/oauth/unlink-provider.js';
-import { loginOptions, providerButtons } from '../domain/oauth/template-data.js';
+import { linkedAccountsCard, loginOptions, providerButtons } from '../adapters/http/oauth/oauth-view-data.js';
 import type { Routes } from '../domain/http/routing/routes.js';
 import type { ProviderDefinition } from '../ports/identity-provider.js';
 import { Auth } from './auth.js';
-import { LazySignInProtocol } from './lazy-sign-in-protocol.js';
+import { oauthArea } from './bindings/oauth.js';
 import type { Config } from './config.js';
-import { provide } from './container.js';
 import type { Module, ModuleHost } from './module.js';
 import { servicesFrom } from './request-services.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 const OAUTH_SERVICES = {
   startSignIn: TOKENS.startSignIn,
@@ -69,7 +64,7 @@ export class OAuth implements Module {
 
   register(host: ModuleHost): void {
     const auth = host.find(Auth);
-    if (auth === null) throw new TypeError('Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
+    if (auth === null) throw new MisuseError('app.module-order', 'Register OAuth after Auth: App.create().module(Auth.create().account()).module(OAuth.create().providerA())');
     this.auth = auth;
     auth.accountSection({
       name: 'linked-accounts',
@@ -78,12 +73,13 @@ export class OAuth implements Module {
         // No provider has credentials: no card, as the login page shows no buttons then.
         if (ctx.service(TOKENS.oauthProviders).enabledNames().length === 0) return null;
         const user = ctx.requireUser().record;
-        const card = await ctx.service(TOKENS.showLinkedAccounts).execute({
-          user,
-          redirectUrl: (name) => ctx.urls.route('oauth.redirect', [name]),
-          setPasswordUrl: `${ctx.urls.route('account')}#account-password`,
-        });
-        return { ...card };
+        const overview = await ctx.service(TOKENS.showLinkedAccounts).execute({ user });
+        return {
+          ...linkedAccountsCard(overview, {
+            redirectUrl: (name) => ctx.urls.route('oauth.redirect', [name]),
+            setPasswordUrl: `${ctx.urls.route('account')}#account-password`,
+          }),
+        };
       },
     });
     // Every view gets the buttons of the providers that have credentials (spec 000, Template
@@ -101,23 +97,12 @@ export class OAuth implements Module {
   }
 
   bind(container: Container, config: Config): void {
-    const definitions = [...this.definitions];
-    provide(container, TOKENS.oauthProviders, [], () => new OAuthProviders(definitions, { get: (name) => config.env(name) }));
-    provide(container, TOKENS.signInProtocol, [TOKENS.httpClient], (http) => new LazySignInProtocol(http));
-    provide(container, TOKENS.startSignIn, [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.random, TOKENS.clock], (providers, protocol, random, clock) => new StartSignIn(providers, protocol, random, clock));
-    provide(
-      container,
-      TOKENS.completeSignIn,
-      [TOKENS.oauthProviders, TOKENS.signInProtocol, TOKENS.httpClient, TOKENS.linkedAccounts, TOKENS.userRepository, TOKENS.eventBus, TOKENS.clock, TOKENS.cacheStore],
-      (providers, protocol, http, links, users, events, clock, counters) => new CompleteSignIn(providers, protocol, http, links, users, events, clock, counters),
-    );
-    provide(container, TOKENS.unlinkProvider, [TOKENS.oauthProviders, TOKENS.linkedAccounts, TOKENS.eventBus], (providers, links, events) => new UnlinkProvider(providers, links, events));
-    provide(container, TOKENS.showLinkedAccounts, [TOKENS.oauthProviders, TOKENS.linkedAccounts], (providers, links) => new ShowLinkedAccounts(providers, links));
+    oauthArea([...this.definitions])({ container, config });
   }
 
   get routes(): Routes<Handler> {
     const settings = this.auth?.settings;
-    if (settings === undefined) throw new TypeError('OAuth has no routes before the app registers it after Auth');
+    if (settings === undefined) throw new MisuseError('app.module-order', 'OAuth has no routes before the app registers it after Auth');
     return oauthRoutes(servicesOf, { registrationOpen: settings.registration, redirectTo: settings.redirectTo, onRegistered: settings.onRegistered });
   }
 

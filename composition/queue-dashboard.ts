@@ -3,6 +3,7 @@ import type { Handler } from '../adapters/http/kernel/request-context.js';
 import type { Routes } from '../domain/http/routing/routes.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 export interface QueueDashboardOptions {
   /** The gate (`app.gate(name, …)`) a user must pass to see the page and press its buttons. */
@@ -23,7 +24,7 @@ export class QueueDashboard implements Module {
 
   private constructor(options: QueueDashboardOptions) {
     const path = options.path ?? '/queue';
-    if (!/^\/[A-Za-z0-9/_-]*$/u.test(path) || path.endsWith('/')) throw new TypeError(`The queue dashboard's path must look like /queue, got ${JSON.stringify(path)}`);
+    if (!/^\/[A-Za-z0-9/_-]*$/u.test(path) || path.endsWith('/')) throw new MisuseError('app.bad-path', `The queue dashboard's path must look like /queue, got ${JSON.stringify(path)}`);
     this.routes = queueDashboardRoutes(path, options.gate, (ctx) => ({ queue: ctx.service(TOKENS.jobQueue), clock: ctx.service(TOKENS.clock) }));
   }
 

@@ -1,49 +1,15 @@
-import type { Container } from 'inversify';
-import { SqlJobBatches } from '../adapters/queue/sql-job-batches.js';
-import { SqlTransactions } from '../adapters/persistence/mikro-orm/sql-transactions.js';
 import { JobWorker } from '../adapters/worker/job-worker.js';
 import type { JobHandler, WorkerOptions } from '../adapters/worker/job-worker.js';
-import { JobDispatcher } from '../application/queue/job-dispatcher.js';
 import { fractionOf } from '../domain/queue/backoff.js';
 import { DEFAULT_QUEUE } from '../domain/queue/job-options.js';
 import { redactSecrets } from '../domain/shared/redact-secrets.js';
-import { provide } from './container.js';
 import type { RegisteredJob } from './jobs.js';
 import type { AppServices } from './services.js';
 import type { Config } from './config.js';
 import { TOKENS } from './tokens.js';
-import type { ChosenAdapters, Closer } from './chosen-adapters.js';
 
 /** The jobs an app registered (`app.job(…)`, modules' `jobs`), by name. */
 export type JobRegistry = ReadonlyMap<string, RegisteredJob>;
-
-/**
- * The queue QUEUE_CONNECTION names (made as chosen-adapters.ts decided, which registers its
- * close), and the transactions `jobs.transaction` opens.
- */
-export function bindQueue(container: Container, adapters: ChosenAdapters, onClose: (close: Closer) => void): void {
-  provide(container, TOKENS.jobQueue, [TOKENS.config, TOKENS.clock, TOKENS.database, TOKENS.logger], (config, clock, database, logger) =>
-    adapters.jobQueue({ config, clock, database, logger }, onClose),
-  );
-  provide(container, TOKENS.transactions, [TOKENS.database], (db) => new SqlTransactions(db.raw));
-  // Batches count in the app's database whatever the driver: one atomic statement per ended job.
-  provide(container, TOKENS.jobBatches, [TOKENS.database], (db) => new SqlJobBatches(db.raw));
-}
-
-/** The dispatcher (`services.get(TOKENS.jobs)`), once the app's jobs are known. */
-export function bindDispatcher(container: Container, services: () => AppServices, registry: JobRegistry, provided: ReadonlyMap<symbol, unknown>): void {
-  provide(
-    container,
-    TOKENS.jobs,
-    [TOKENS.config, TOKENS.jobQueue, TOKENS.clock, TOKENS.transactions, TOKENS.jobBatches, TOKENS.random],
-    (config, queue, clock, transactions, store, random) => {
-      const batches = { store, random };
-      if (config.queue.connection !== 'sync') return new JobDispatcher(queue, clock, transactions, null, batches);
-      const inline = createWorker(services(), registry, provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });
-      return new JobDispatcher(queue, clock, transactions, (job) => inline.runNow(job), batches);
-    },
-  );
-}
 
 /** A worker over the app's queue and jobs (`queue:work`, `serve`). */
 export function createWorker(services: AppServices, registry: JobRegistry, provided: ReadonlyMap<symbol, unknown>, options: WorkerOptions): JobWorker {

@@ -10,6 +10,7 @@ import type { ScheduleServices } from '../adapters/cli/commands/schedule.js';
 import type { AppServices } from './services.js';
 import { redactor, secretsOf } from './queue.js';
 import { TOKENS } from './tokens.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 /** What a scheduled function gets: the app's services, and which run this is. */
 export type ScheduledFunction = (services: AppServices, run: TaskRun) => void | Promise<void>;
@@ -40,17 +41,17 @@ const calendar = new CronerCalendar();
 /** Refuses a bad name, a name given twice, or an expression croner cannot read, at registration. */
 export function checkScheduleEntry(entry: ScheduleEntry, existing: readonly ScheduleEntry[]): void {
   const problem = taskNameProblem(entry.name);
-  if (problem !== null) throw new TypeError(`The scheduled task name ${problem}`);
-  if (existing.some((other) => other.name === entry.name)) throw new TypeError(`The scheduled task "${entry.name}" is registered twice`);
+  if (problem !== null) throw new MisuseError('schedule.bad-task-name', `The scheduled task name ${problem}`);
+  if (existing.some((other) => other.name === entry.name)) throw new MisuseError('schedule.task-twice', `The scheduled task "${entry.name}" is registered twice`);
   try {
     calendar.parse(entry.expression, 'UTC');
   } catch (error) {
-    if (error instanceof InvalidCronExpression) throw new TypeError(`The scheduled task "${entry.name}": ${error.message}`, { cause: error });
+    if (error instanceof InvalidCronExpression) throw new MisuseError('schedule.bad-cron', `The scheduled task "${entry.name}": ${error.message}`, { cause: error });
     throw error;
   }
   const overlap = entry.options.withoutOverlapping;
   if (typeof overlap === 'object' && (!Number.isSafeInteger(overlap.expiresAfterMinutes) || overlap.expiresAfterMinutes < 1)) {
-    throw new TypeError(`The scheduled task "${entry.name}": withoutOverlapping.expiresAfterMinutes must be a positive whole number`);
+    throw new MisuseError('schedule.bad-overlap-expiry', `The scheduled task "${entry.name}": withoutOverlapping.expiresAfterMinutes must be a positive whole number`);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Container } from 'inversify';
 import type { Closer } from './chosen-adapters.js';
 import type { Config } from './config.js';
-import { resolve } from './container.js';
+import { resolve } from './bindings/provide.js';
 import type { Token } from './tokens.js';
 
 /** A booted app: its configuration and container, and how to release what it holds. */

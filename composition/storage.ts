@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { StorageDisk } from '../ports/storage.js';
 import { ConfigError } from './config.js';
 import type { Config } from './config.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 /** The URL path the local public disk is served under. */
 export const PUBLIC_DISK_PATH = '/storage';
@@ -79,7 +80,7 @@ export function buildStorage(settings: StorageSettings, signing: { appUrl: strin
     new LocalDisk({ name: 'public', root: settings.publicRoot, visibility: 'public', urlBase: PUBLIC_DISK_PATH, signing }),
   ];
   if (settings.s3 !== null) {
-    if (s3Disk === null) throw new TypeError('S3_BUCKET is set, but the S3 disk was not loaded');
+    if (s3Disk === null) throw new MisuseError('storage.s3-not-loaded', 'S3_BUCKET is set, but the S3 disk was not loaded');
     disks.push(new s3Disk({ name: 's3', ...settings.s3 }));
   }
   return new Disks(disks, settings.defaultDisk);

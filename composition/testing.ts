@@ -12,6 +12,7 @@ import { TOKENS } from './tokens.js';
 import { FakeHttpClient } from '../adapters/outbound-http/fake-http-client.js';
 import { FetchHttpClient } from '../adapters/outbound-http/fetch-http-client.js';
 import type { HttpClient, HttpRequestInit } from '../ports/http-client.js';
+import { FrameworkError, MisuseError } from '../domain/shared/errors.js';
 
 /**
  * The app's outgoing client in tests: the real `fetch` (an OpenID provider started on loopback
@@ -89,7 +90,7 @@ export class TestApp {
     const fake = new FakeHttpClient();
     for (const [key, json] of Object.entries(answers)) {
       const space = key.indexOf(' ');
-      if (space < 1) throw new TypeError(`A fake answer is keyed 'METHOD url', got '${key}'`);
+      if (space < 1) throw new MisuseError('testing.bad-fake-key', `A fake answer is keyed 'METHOD url', got '${key}'`);
       fake.on(key.slice(0, space), key.slice(space + 1), { json });
     }
     this.http.current = fake;
@@ -106,7 +107,7 @@ export class TestApp {
   async createUser(input: CreateUserInput): Promise<User> {
     const services = await this.app.services();
     const result = await services.get(TOKENS.createUser).execute(input);
-    if (result.kind !== 'created') throw new Error(`The test user ${input.email} was not created: ${JSON.stringify(result)}`);
+    if (result.kind !== 'created') throw new FrameworkError('testing.user-not-created', `The test user ${input.email} was not created: ${JSON.stringify(result)}`);
     return result.user;
   }
 

@@ -1,4 +1,5 @@
 import type { NextFiring } from '../domain/scheduling/slots.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 
 /** A cron expression that was understood, in the time zone it was read in. */
 export interface CronSchedule {
@@ -16,12 +17,11 @@ export interface CronCalendar {
   parse(expression: string, timeZone: string): CronSchedule;
 }
 
-export class InvalidCronExpression extends Error {
+export class InvalidCronExpression extends FrameworkError {
   constructor(
     readonly expression: string,
     reason: string,
   ) {
-    super(`Invalid cron expression ${JSON.stringify(expression)}: ${reason}`);
-    this.name = 'InvalidCronExpression';
+    super('schedule.bad-cron', `Invalid cron expression ${JSON.stringify(expression)}: ${reason}`);
   }
 }

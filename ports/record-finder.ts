@@ -1,6 +1,7 @@
 import type { ModelDefinition } from '../domain/data/model.js';
 import type { Conditions } from '../domain/http/routing/model-binding.js';
 import { IDENTIFIER } from './record-lookup.js';
+import { MisuseError } from '../domain/shared/errors.js';
 
 /**
  * One row of any table by equality conditions: what route model binding (`ctx.found`) asks
@@ -34,10 +35,10 @@ export interface RecordFinder {
 /** Throws a `TypeError` for a bad table or column name, or no condition at all; every adapter calls it first. */
 export function checkRecordQuery(query: RecordQuery): void {
   const columns = Object.keys(query.where);
-  if (columns.length === 0) throw new TypeError(`A lookup in ${JSON.stringify(query.table)} needs at least one condition`);
+  if (columns.length === 0) throw new MisuseError('data.no-condition', `A lookup in ${JSON.stringify(query.table)} needs at least one condition`);
   for (const [what, name] of [['table', query.table], ...columns.map((column) => ['column', column])]) {
     if (!IDENTIFIER.test(name ?? '')) {
-      throw new TypeError(`The ${what} name ${JSON.stringify(name)} is not a plain identifier (${IDENTIFIER.source})`);
+      throw new MisuseError('data.bad-identifier', `The ${what} name ${JSON.stringify(name)} is not a plain identifier (${IDENTIFIER.source})`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { MisuseError } from '../domain/shared/errors.js';
 /**
  * Whether a row with a given value exists: what the `unique` and `exists` validation rules
  * ask the database, without the validation layer knowing which database answers.
@@ -55,7 +56,7 @@ export function checkIdentifiers(query: Pick<RecordLookupQuery, 'table' | 'colum
   if (query.ignore !== undefined) names.push(['ignore column', query.ignore.column]);
   for (const [what, name] of names) {
     if (!IDENTIFIER.test(name)) {
-      throw new TypeError(`The ${what} name ${JSON.stringify(name)} is not a plain identifier (${IDENTIFIER.source})`);
+      throw new MisuseError('data.bad-identifier', `The ${what} name ${JSON.stringify(name)} is not a plain identifier (${IDENTIFIER.source})`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { ClientCredentials } from '../domain/oauth/credentials.js';
 import type { IdentityProvider, ProviderToken } from './identity-provider.js';
+import { FrameworkError } from '../domain/shared/errors.js';
 
 /**
  * The OAuth 2.0 / OpenID Connect protocol as the sign-in use cases need it; openid-client does
@@ -38,12 +39,11 @@ export interface CodeRedemption {
 }
 
 /** A sign-in broke at the provider or on the wire: the visitor reads 'try again', the log reads `reason`. */
-export class SignInFailed extends Error {
+export class SignInFailed extends FrameworkError {
   constructor(
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(reason, options);
-    this.name = 'SignInFailed';
+    super('oauth.sign-in-failed', reason, options);
   }
 }

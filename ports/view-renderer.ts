@@ -21,8 +21,7 @@ export interface ViewErrorLocation {
   cause?: unknown;
 }
 
-export class ViewError extends FrameworkError {
-  declare readonly code: ViewErrorCode;
+export class ViewError extends FrameworkError<ViewErrorCode> {
   readonly template: string | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;

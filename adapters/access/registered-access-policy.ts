@@ -1,5 +1,6 @@
 import type { User } from '../../domain/users/user.js';
 import type { AccessPolicy } from '../../ports/access-policy.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 /** A gate or policy: whether `user` may do the ability (to `resource`, when one is given). */
 export type Gate = (user: User, resource?: unknown) => boolean | Promise<boolean>;
@@ -17,8 +18,8 @@ export class RegisteredAccessPolicy implements AccessPolicy {
   private permissionsOf: NamesOf | null = null;
 
   define(ability: string, gate: Gate): this {
-    if (ability === '') throw new TypeError('A gate needs a name');
-    if (this.gates.has(ability)) throw new TypeError(`The gate "${ability}" is defined twice`);
+    if (ability === '') throw new MisuseError('access.bad-gate', 'A gate needs a name');
+    if (this.gates.has(ability)) throw new MisuseError('access.gate-twice', `The gate "${ability}" is defined twice`);
     this.gates.set(ability, gate);
     return this;
   }

@@ -1,5 +1,6 @@
 import type { CacheStore } from '../../ports/cache-store.js';
 import type { Clock } from '../../ports/clock.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 export const DEFAULT_MAX_KEYS = 100_000;
 
@@ -20,7 +21,7 @@ export class MemoryCacheStore implements CacheStore {
     private readonly clock: Clock,
     private readonly maxKeys = DEFAULT_MAX_KEYS,
   ) {
-    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new TypeError(`maxKeys must be a positive whole number, got ${maxKeys}`);
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new MisuseError('cache.bad-max-keys', `maxKeys must be a positive whole number, got ${maxKeys}`);
     this.lowWater = maxKeys - Math.max(1, Math.floor(maxKeys / 10));
   }
 

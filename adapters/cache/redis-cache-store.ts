@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { CacheStore } from '../../ports/cache-store.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 export interface RedisCacheStoreOptions {
   /** `redis://` or `rediss://` address (REDIS_URL). */
@@ -55,7 +56,7 @@ export class RedisCacheStore implements CacheStore {
 
   async increment(key: string, expiresAt: Date): Promise<number> {
     const at = expiresAt.getTime();
-    if (!Number.isFinite(at)) throw new TypeError(`expiresAt must be a valid time, got ${String(expiresAt)}`);
+    if (!Number.isFinite(at)) throw new MisuseError('cache.bad-time', `expiresAt must be a valid time, got ${String(expiresAt)}`);
     return Number(await (this.redis as unknown as WithIncrement).fwIncrement(this.prefix + key, at));
   }
 

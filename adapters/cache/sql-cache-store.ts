@@ -1,6 +1,7 @@
 import type { Engine } from '../../domain/migrations/migration-files.js';
 import type { CacheStore } from '../../ports/cache-store.js';
 import type { Clock } from '../../ports/clock.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 type Param = string | number | null | Date;
 
@@ -82,7 +83,7 @@ export class SqlCacheStore implements CacheStore {
     const now = this.clock.now();
     const rows = await this.sql.session((sql) => sql.query<{ value: string }>(INCREMENT[this.sql.engine], [key, expiresAt, now, now]));
     const count = Number(rows[0]?.value);
-    if (!Number.isSafeInteger(count)) throw new Error(`The cache row "${key}" does not hold a counter`);
+    if (!Number.isSafeInteger(count)) throw new FrameworkError('cache.not-a-counter', `The cache row "${key}" does not hold a counter`);
     if (++this.incrementsSincePrune >= this.pruneEvery) {
       this.incrementsSincePrune = 0;
       await this.prune().catch(this.onPruneError);
@@ -119,6 +120,6 @@ export class SqlCacheStore implements CacheStore {
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${name} must be a positive whole number, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1) throw new MisuseError('cache.bad-number', `${name} must be a positive whole number, got ${value}`);
   return value;
 }

@@ -1,3 +1,5 @@
+import { FrameworkError } from '../../domain/shared/errors.js';
+
 /** Where a command writes: standard output and standard error, or buffers in tests. */
 export interface CommandIO {
   out(line: string): void;
@@ -60,9 +62,8 @@ export interface CliCommand {
 }
 
 /** Wrong arguments: the kernel prints the message and the usage and exits with status 2. */
-export class UsageError extends Error {
+export class UsageError extends FrameworkError {
   constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+    super('cli.usage', message);
   }
 }

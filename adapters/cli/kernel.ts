@@ -2,6 +2,7 @@ import { cac } from 'cac';
 import type { CAC, Command } from 'cac';
 import { UsageError } from './command.js';
 import type { CliCommand, CommandInput, CommandIO, OptionValue } from './command.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -25,7 +26,7 @@ export class CliKernel {
   ) {
     const names = new Set<string>();
     for (const command of commands) {
-      if (names.has(command.name)) throw new TypeError(`Two commands are named "${command.name}"`);
+      if (names.has(command.name)) throw new MisuseError('cli.command-twice', `Two commands are named "${command.name}"`);
       names.add(command.name);
     }
   }

@@ -4,6 +4,7 @@ import { delayUntilNext, dueSlots, soonest } from '../../domain/scheduling/slots
 import type { Clock } from '../../ports/clock.js';
 import type { Logger } from '../../ports/logger.js';
 import type { ScheduleRuns } from '../../ports/schedule-runs.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 export interface ScheduleLoopOptions {
   /** At most this many slots per task per tick, the newest (default 100): a process that stalled catches up on the recent past only. */
@@ -49,7 +50,7 @@ export class ScheduleLoop {
   }
 
   start(): void {
-    if (this.since !== null) throw new Error('The scheduler is started already');
+    if (this.since !== null) throw new FrameworkError('schedule.started-twice', 'The scheduler is started already');
     this.since = this.clock.now();
     this.lastPrune = this.since.getTime();
     this.logger.info('scheduler started', { tasks: this.tasks.map((task) => task.name) });

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import type { PromptInput, PromptOptions } from './command.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 /** `process.stdin` as far as prompting needs it; a test hands in a stream of its own. */
 export type InputStream = Readable & { isTTY?: boolean; setRawMode?(raw: boolean): unknown };
@@ -56,7 +57,7 @@ class PipedLines {
       }
       if (this.buffer.length > MAX_LINE_LENGTH) {
         this.stream.pause();
-        throw new Error(`A line of input is longer than ${MAX_LINE_LENGTH} characters`);
+        throw new FrameworkError('cli.line-too-long', `A line of input is longer than ${MAX_LINE_LENGTH} characters`);
       }
       if (this.ended) {
         // A last line without its newline (`printf secret | fwx …`) still counts.
@@ -121,7 +122,7 @@ function readKeys(stream: InputStream, setRawMode: (raw: boolean) => unknown, ou
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] ?? '';
         if (key === '\r' || key === '\n') return finish(() => resolve(typed.join('')));
-        if (key === '\u0003') return finish(() => reject(new Error('Cancelled at the prompt')));
+        if (key === '\u0003') return finish(() => reject(new FrameworkError('cli.cancelled', 'Cancelled at the prompt')));
         if (key === '\u0004') {
           if (typed.length === 0) return finish(() => resolve(null));
           continue;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { SecretBox } from '../../ports/secret-box.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12; // GCM's native nonce size
@@ -19,7 +20,7 @@ export class AesGcmSecretBox implements SecretBox {
     private readonly key: Buffer,
     private readonly random: RandomSource,
   ) {
-    if (key.length !== 32) throw new TypeError(`AES-256-GCM needs a 32-byte key, got ${key.length}`);
+    if (key.length !== 32) throw new MisuseError('security.bad-key', `AES-256-GCM needs a 32-byte key, got ${key.length}`);
   }
 
   seal(plain: string): string {

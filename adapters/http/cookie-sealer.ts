@@ -1,4 +1,5 @@
 import Iron from '@hapi/iron';
+import type { RandomSource } from '../../ports/random-source.js';
 
 /** The two keys iron needs, derived from APP_KEY (see `domain/security/app-keys.ts`). */
 export interface SealingKeys {
@@ -8,6 +9,8 @@ export interface SealingKeys {
 
 /** Names the key generation inside sealed values, so a future key rotation can keep reading old cookies. */
 const KEY_ID = 'k1';
+/** AES-256-CBC's block: iron's `ivBits` of 128. */
+const IV_BYTES = 16;
 
 /**
  * Seals values into cookie-safe text with @hapi/iron (AES-256-CBC + HMAC-SHA256). Keys are
@@ -18,12 +21,19 @@ const KEY_ID = 'k1';
 export class CookieSealer {
   private readonly password: { id: string; encryption: Buffer; integrity: Buffer };
 
-  constructor(keys: SealingKeys) {
+  constructor(
+    keys: SealingKeys,
+    /** Each seal's IV (the app's pooled CSPRNG, `CryptoRandomSource`). */
+    private readonly random: RandomSource,
+  ) {
     this.password = { id: KEY_ID, encryption: keys.encryption, integrity: keys.integrity };
   }
 
   seal(name: string, value: unknown): Promise<string> {
-    return Iron.seal({ n: name, v: value }, this.password, Iron.defaults);
+    // Each seal's IV comes from the pooled CSPRNG (iron's own asks the system for 16 bytes per
+    // seal: a system call on every new or changed session). A fresh IV per seal, as before.
+    const encryption = { ...Iron.defaults.encryption, iv: Buffer.from(this.random.bytes(IV_BYTES)) };
+    return Iron.seal({ n: name, v: value }, this.password, { ...Iron.defaults, encryption });
   }
 
   /** The value, or undefined when the text is tampered, foreign, or sealed for another name. */

@@ -1,4 +1,5 @@
 import { hmacSha256Matches } from '../../domain/webhooks/webhook-signature.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 /** What a webhook's signature check sees: the headers and the body's bytes as they arrived. */
 export interface WebhookRequest {
@@ -35,8 +36,8 @@ export interface HmacWebhookOptions {
  */
 export function hmacSha256Webhook(options: HmacWebhookOptions): WebhookVerifier {
   const header = options.header.toLowerCase();
-  if (header.trim() === '') throw new TypeError('hmacSha256Webhook needs the name of the signature header');
-  if (options.secret.length === 0) throw new TypeError(`hmacSha256Webhook (${options.header}) needs a non-empty secret`);
+  if (header.trim() === '') throw new MisuseError('webhooks.bad-signature-options', 'hmacSha256Webhook needs the name of the signature header');
+  if (options.secret.length === 0) throw new MisuseError('webhooks.bad-signature-options', `hmacSha256Webhook (${options.header}) needs a non-empty secret`);
   const prefix = options.prefix ?? '';
   const encoding = options.encoding ?? 'hex';
   return (request) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Lang } from '../../domain/lang/lang.js';
 import type { Catalog } from '../../domain/lang/lang.js';
 import type { Translator } from '../../ports/translator.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 /**
  * Translations from JSON files, Laravel's flat style (`{"validation.required": "The
@@ -54,11 +55,11 @@ export function readCatalog(path: string): Catalog {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`The translation file ${path} is no valid JSON: ${(error as Error).message}`, { cause: error });
+    throw new FrameworkError('lang.bad-file', `The translation file ${path} is no valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`The translation file ${path} must hold one object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FrameworkError('lang.bad-file', `The translation file ${path} must hold one object`);
   for (const [key, text] of Object.entries(parsed)) {
-    if (typeof text !== 'string') throw new Error(`The translation file ${path} has a text that is no string at ${JSON.stringify(key)}`);
+    if (typeof text !== 'string') throw new FrameworkError('lang.bad-file', `The translation file ${path} has a text that is no string at ${JSON.stringify(key)}`);
   }
   return parsed as Catalog;
 }

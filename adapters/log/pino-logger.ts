@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import type { Logger as Pino, DestinationStream } from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 import type { LogFields, Logger, LogLevel } from '../../ports/logger.js';
 
 /**
@@ -72,7 +73,7 @@ export class PinoLogger implements Logger {
     const destination =
       options.destination ??
       (options.pretty
-        ? pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+        ? prettyStream()({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
         : pino.destination({ sync: false }));
     const instance = pino(
       {
@@ -119,4 +120,12 @@ export class PinoLogger implements Logger {
   flush(): void {
     this.pino.flush();
   }
+}
+
+/**
+ * pino-pretty, loaded only for LOG_PRETTY (local development): production logs JSON lines and
+ * need not carry it (idle memory). Loaded synchronously, as `create` is.
+ */
+function prettyStream(): typeof PinoPretty {
+  return createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
 }

@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 export interface DevClient {
   readonly clientId: string;
@@ -97,7 +98,7 @@ async function loadOidcProvider(): Promise<OidcProviderModule> {
   try {
     return (await import(specifier)) as OidcProviderModule;
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') throw new Error(MISSING_PACKAGE, { cause: error });
+    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') throw new FrameworkError('oauth.dev-provider-missing', MISSING_PACKAGE, { cause: error });
     throw error;
   }
 }

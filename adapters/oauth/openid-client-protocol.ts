@@ -10,6 +10,7 @@ import type { IdentityProvider, OAuth2Provider, ProviderToken } from '../../port
 import { SignInFailed } from '../../ports/sign-in-protocol.js';
 import type { AuthorizationRequest, CodeRedemption, SignInProtocol } from '../../ports/sign-in-protocol.js';
 import { failureReason } from './failure-reason.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 export interface OpenIdClientProtocolOptions {
   /** How long a discovery document is trusted before it is fetched again. */
@@ -226,7 +227,7 @@ export class OpenIdClientProtocol implements SignInProtocol {
   private readonly fetchThroughPort: client.CustomFetch = (url, options) => {
     const body = options.body;
     if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof URLSearchParams)) {
-      throw new TypeError('openid-client sent a body the HttpClient port does not carry');
+      throw new MisuseError('oauth.unsupported-body', 'openid-client sent a body the HttpClient port does not carry');
     }
     const sent = this.http.fetch(url, { method: options.method, headers: options.headers, body: body ?? null, redirect: options.redirect, signal: options.signal ?? null });
     const codeExchange = body instanceof URLSearchParams ? body.get('grant_type') === 'authorization_code' : typeof body === 'string' && body.includes('grant_type=authorization_code');

@@ -1,4 +1,5 @@
 import type { HttpClient, HttpRequestInit } from '../../ports/http-client.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 /** One call as the fake saw it: what a test asserts on (the verifier was sent, the token never was). */
 export interface RecordedRequest {
@@ -71,7 +72,7 @@ export class FakeHttpClient implements HttpClient {
     this.recorded.push(request);
     init.signal?.throwIfAborted();
     const route = this.routes.findLast((candidate) => candidate.method === request.method && candidate.matches(url));
-    if (route === undefined) throw new Error(`FakeHttpClient: no answer registered for ${request.method} ${url}`);
+    if (route === undefined) throw new FrameworkError('outbound-http.no-fake-answer', `FakeHttpClient: no answer registered for ${request.method} ${url}`);
     const answer = typeof route.responder === 'function' ? await route.responder(request) : route.responder;
     return answer instanceof Response ? answer : toResponse(answer);
   }
@@ -93,7 +94,7 @@ function normalize(url: string): string {
 }
 
 function toResponse(answer: FakeAnswer): Response {
-  if (answer.json !== undefined && answer.body !== undefined) throw new TypeError('A fake answer has either json or body, not both');
+  if (answer.json !== undefined && answer.body !== undefined) throw new MisuseError('outbound-http.bad-fake-answer', 'A fake answer has either json or body, not both');
   const headers = new Headers(answer.headers);
   let body: string | null = answer.body ?? null;
   if (answer.json !== undefined) {

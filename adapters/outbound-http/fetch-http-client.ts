@@ -1,4 +1,5 @@
 import type { HttpClient, HttpRequestInit } from '../../ports/http-client.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 export interface FetchHttpClientOptions {
   /** Whole request, body included. A provider that hangs must not hold a visitor's request open. */
@@ -20,7 +21,7 @@ export class FetchHttpClient implements HttpClient {
 
   constructor(options: FetchHttpClientOptions = {}) {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new TypeError(`timeoutMs must be a positive integer, got ${timeoutMs}`);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) throw new MisuseError('outbound-http.bad-timeout', `timeoutMs must be a positive integer, got ${timeoutMs}`);
     this.timeoutMs = timeoutMs;
     this.userAgent = options.userAgent ?? 'fw';
   }

@@ -7,6 +7,7 @@ import type { Backoff } from '../../domain/queue/backoff.js';
 import { LEASE_GRACE_MS } from '../../domain/queue/lease.js';
 import { DEFAULT_TIMEOUT_MS } from '../../domain/queue/job-options.js';
 import type { ClaimedJob, CompletedAndClaimed, EnqueueResult, FailedJob, JobQueue, JobWatch, NewJob, QueueCount } from '../../ports/job-queue.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 interface JobData {
   payload: string;
@@ -143,7 +144,7 @@ export class BullMqJobQueue implements JobQueue {
   }
 
   fail(claimed: ClaimedJob, error: string, _now: Date): Promise<boolean> {
-    const failure = new Error(error);
+    const failure = new FrameworkError('queue.job-failed', error);
     failure.stack = '';
     return this.withLock(claimed, (job) => job.moveToFailed(failure, claimed.lease, false));
   }
@@ -159,7 +160,7 @@ export class BullMqJobQueue implements JobQueue {
    * so the first pop after a loop went idle hears it.
    */
   watch(listener: () => void, queues: readonly string[] = []): Promise<JobWatch> {
-    if (queues.length === 0) return Promise.reject(new TypeError('The Redis queue watches named queues only'));
+    if (queues.length === 0) return Promise.reject(new MisuseError('queue.no-queues', 'The Redis queue watches named queues only'));
     const markers = queues.map((name) => this.queue(name).toKey('marker'));
     let closed = false;
     const open = () => {

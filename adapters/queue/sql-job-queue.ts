@@ -6,6 +6,7 @@ import type { Engine } from '../../domain/migrations/migration-files.js';
 import type { ClaimedJob, EnqueueResult, FailedJob, JobQueue, JobWatch, NewJob, QueueCount, TransactionStatements } from '../../ports/job-queue.js';
 import { JOBS_CHANNEL } from './job-notifications.js';
 import type { JobNotifications } from './job-notifications.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 type Param = string | number | boolean | null | Date;
 
@@ -240,12 +241,12 @@ async function insert(sql: TransactionStatements, job: NewJob, now: Date): Promi
   ]);
   if (rows[0] !== undefined) return { kind: 'queued', id: String(rows[0].id) };
   const [existing] = await sql.query<{ id: number | string }>('SELECT id FROM jobs WHERE idempotency_key = ?', [job.idempotencyKey]);
-  if (existing === undefined) throw new Error(`The job "${job.name}" was neither added nor found by its idempotency key`);
+  if (existing === undefined) throw new FrameworkError('queue.job-lost', `The job "${job.name}" was neither added nor found by its idempotency key`);
   return { kind: 'duplicate', id: String(existing.id) };
 }
 
 function claimed(row: JobRow): ClaimedJob {
-  if (row.lease === null || row.leased_until === null) throw new Error(`The claimed job ${String(row.id)} has no lease`);
+  if (row.lease === null || row.leased_until === null) throw new FrameworkError('queue.job-without-lease', `The claimed job ${String(row.id)} has no lease`);
   return {
     id: String(row.id),
     name: row.name,

@@ -1,5 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { RandomSource } from '../../ports/random-source.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 const POOL_BYTES = 4096;
 
@@ -15,7 +16,7 @@ export class CryptoRandomSource implements RandomSource {
   private offset = 0;
 
   bytes(length: number): Uint8Array {
-    if (!Number.isInteger(length) || length < 0) throw new TypeError(`length must be a whole number, got ${length}`);
+    if (!Number.isInteger(length) || length < 0) throw new MisuseError('random.bad-length', `length must be a whole number, got ${length}`);
     if (length > POOL_BYTES / 4) return randomFillSync(Buffer.alloc(length));
     if (this.offset + length > this.pool.length) {
       this.pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));

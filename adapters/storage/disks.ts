@@ -1,4 +1,5 @@
 import type { Storage, StorageDisk } from '../../ports/storage.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 /** The app's disks by name, with FILESYSTEM_DISK's as the default. */
 export class Disks implements Storage {
@@ -17,7 +18,7 @@ export class Disks implements Storage {
   disk(name?: string): StorageDisk {
     if (name === undefined) return this.default;
     const disk = this.byName.get(name);
-    if (disk === undefined) throw new Error(`No storage disk named "${name}" (the disks are: ${this.names.join(', ')})`);
+    if (disk === undefined) throw new FrameworkError('storage.unknown-disk', `No storage disk named "${name}" (the disks are: ${this.names.join(', ')})`);
     return disk;
   }
 }

@@ -8,6 +8,7 @@ import { expiresAfter, signUrl } from '../../domain/http/signed-urls/signed-url.
 import { keySegments } from '../../domain/storage/storage-key.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DiskVisibility, StorageBody, StorageDisk, StoredObject } from '../../ports/storage.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 /** Where the framework serves a local disk's temporary links: `/_fw/storage/<disk>/<key>?expires=…&signature=…`. */
 export const TEMPORARY_LINK_PREFIX = '/_fw/storage';
@@ -47,7 +48,7 @@ export class LocalDisk implements StorageDisk {
   /** The absolute path of a key: checked safe, then checked again to be under the root. */
   pathOf(key: string): string {
     const path = join(this.root, ...keySegments(key));
-    if (!path.startsWith(this.root + sep)) throw new Error(`Storage key ${key} resolves outside the disk`);
+    if (!path.startsWith(this.root + sep)) throw new FrameworkError('storage.outside-disk', `Storage key ${key} resolves outside the disk`);
     return path;
   }
 
@@ -94,7 +95,7 @@ export class LocalDisk implements StorageDisk {
 
   url(key: string): string {
     if (this.visibility !== 'public' || this.options.urlBase === undefined) {
-      throw new Error(`The disk "${this.name}" is private: its files have no public URL (use temporaryUrl)`);
+      throw new FrameworkError('storage.private-disk', `The disk "${this.name}" is private: its files have no public URL (use temporaryUrl)`);
     }
     return `${this.options.urlBase.replace(/\/+$/u, '')}/${keyPath(key)}`;
   }

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { safeStorageKey } from '../../domain/storage/storage-key.js';
 import type { DiskVisibility, PutOptions, StorageBody, StorageDisk, StoredObject } from '../../ports/storage.js';
 import { keyPath } from './local-disk.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 export interface S3DiskOptions {
   name: string;
@@ -62,7 +63,7 @@ export class S3Disk implements StorageDisk {
     const Key = safeStorageKey(key);
     try {
       const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key }));
-      if (!(object.Body instanceof Readable)) throw new Error('The S3 client gave no readable body');
+      if (!(object.Body instanceof Readable)) throw new FrameworkError('storage.no-body', 'The S3 client gave no readable body');
       return { stream: object.Body, size: object.ContentLength ?? 0, contentType: object.ContentType ?? null };
     } catch (error) {
       if (isMissing(error)) return null;
@@ -95,7 +96,7 @@ export class S3Disk implements StorageDisk {
 
   url(key: string): string {
     if (this.options.publicUrl === undefined) {
-      throw new Error(`The disk "${this.name}" is private: its files have no public URL (set S3_URL, or use temporaryUrl)`);
+      throw new FrameworkError('storage.private-disk', `The disk "${this.name}" is private: its files have no public URL (set S3_URL, or use temporaryUrl)`);
     }
     return `${this.options.publicUrl.replace(/\/+$/u, '')}/${keyPath(key)}`;
   }
@@ -103,7 +104,7 @@ export class S3Disk implements StorageDisk {
   temporaryUrl(key: string, ttlSeconds: number): Promise<string> {
     const Key = safeStorageKey(key);
     if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_PRESIGN_SECONDS) {
-      throw new TypeError(`an S3 temporary link lives 1 second to 7 days, got ${ttlSeconds}`);
+      throw new MisuseError('storage.bad-ttl', `an S3 temporary link lives 1 second to 7 days, got ${ttlSeconds}`);
     }
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key }), { expiresIn: ttlSeconds });
   }

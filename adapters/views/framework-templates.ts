@@ -7,11 +7,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 function findTemplates(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'templates', 'fw', 'layout.html'))) return join(dir, 'templates');
-    if (dirname(dir) === dir) throw new Error(`The framework's templates/ folder was not found above ${start}`);
+    if (dirname(dir) === dir) throw new FrameworkError('view.templates-not-found', `The framework's templates/ folder was not found above ${start}`);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { JobBatches } from '../../ports/job-batches.js';
 import type { ClaimedJob, JobQueue, JobWatch, NewJob } from '../../ports/job-queue.js';
 import type { Logger } from '../../ports/logger.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 /** What a handler learns about the job it runs. */
 export interface RunningJob {
@@ -22,10 +23,9 @@ export interface RunningJob {
 export type JobHandler = (payload: unknown, job: RunningJob) => Promise<void>;
 
 /** An error a handler throws for a job that can never succeed: failed at once, without retries. */
-export class PermanentJobError extends Error {
+export class PermanentJobError extends FrameworkError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PermanentJobError';
+    super('queue.permanent-failure', message, options);
   }
 }
 
@@ -84,8 +84,8 @@ export class JobWorker {
     private readonly deps: WorkerDeps,
     private readonly options: WorkerOptions,
   ) {
-    if (options.queues.length === 0) throw new TypeError('A worker needs at least one queue');
-    if (!Number.isSafeInteger(options.concurrency) || options.concurrency < 1) throw new TypeError(`--workers must be a whole number ≥ 1, got ${options.concurrency}`);
+    if (options.queues.length === 0) throw new MisuseError('queue.no-queues', 'A worker needs at least one queue');
+    if (!Number.isSafeInteger(options.concurrency) || options.concurrency < 1) throw new MisuseError('queue.bad-concurrency', `--workers must be a whole number ≥ 1, got ${options.concurrency}`);
   }
 
   get queues(): readonly string[] {
@@ -153,7 +153,7 @@ export class JobWorker {
     const claimed: ClaimedJob = { id: 'sync', name, queue, payload, tries, backoff, timeoutMs, attempts: 1, availableAt: now, leasedUntil: now, lease: 'sync', batchId: job.batchId };
     const outcome = await this.execute(claimed);
     await this.batchStep(claimed, outcome === null ? 'succeeded' : 'failed', (callback) => this.runNow(callback));
-    if (outcome !== null) throw outcome instanceof Error ? outcome : new Error(describe(outcome));
+    if (outcome !== null) throw outcome instanceof Error ? outcome : new FrameworkError('queue.job-failed', describe(outcome));
   }
 
   private async loop(): Promise<void> {
@@ -285,7 +285,7 @@ export class JobWorker {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new Error(`The job "${job.name}" timed out after ${job.timeoutMs} ms`);
+        const error = new FrameworkError('queue.job-timed-out', `The job "${job.name}" timed out after ${job.timeoutMs} ms`);
         // Rejected first: a handler that ends as soon as it is aborted still counts as timed out.
         reject(error);
         timeout.abort(error);
@@ -296,7 +296,7 @@ export class JobWorker {
       await Promise.race([handler(payload, info), timedOut]);
       return null;
     } catch (error) {
-      return error ?? new Error('The job threw nothing');
+      return error ?? new FrameworkError('queue.job-failed', 'The job threw nothing');
     } finally {
       clearTimeout(timer);
     }

@@ -4,6 +4,7 @@ import type { ActivityEntry, ActivityLog } from '../../ports/activity-log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventClass } from '../../ports/event-bus.js';
 import type { RequestOrigin } from '../../ports/request-origin.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 /** An entry as an event gives it; where and when are added by `record`. */
 type EventEntry = Pick<ActivityEntry, 'action' | 'userId' | 'data'>;
@@ -45,5 +46,5 @@ function entryOf(event: object): EventEntry {
   // Setting a first password (a social login's user) is told apart from changing one by data.
   if (event instanceof PasswordChanged) return { action: 'auth.password_changed', userId: event.userId, data: { had_password: event.hadPassword } };
   // The bus hands a listener only the classes it registered for: anything else is a wiring bug.
-  throw new TypeError(`RecordActivity does not record ${event.constructor.name}`);
+  throw new MisuseError('audit.unknown-event', `RecordActivity does not record ${event.constructor.name}`);
 }

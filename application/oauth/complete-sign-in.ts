@@ -21,6 +21,7 @@ import type { SignInProtocol } from '../../ports/sign-in-protocol.js';
 import type { UserRepository } from '../../ports/user-repository.js';
 import { failureReason } from './failure-reason.js';
 import type { ActiveProvider, OAuthProviders } from './oauth-providers.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 /** What `Auth.onRegistered` hooks read when a social login made the account. */
 export interface SocialRegistration {
@@ -152,7 +153,7 @@ export class CompleteSignIn {
       case 'link-and-log-in':
       case 'link': {
         const user = outcome.kind === 'link' ? input.visitor : gathered.owner.user;
-        if (user?.id !== outcome.userId) throw new TypeError('decideCallback linked a user the facts did not name');
+        if (user?.id !== outcome.userId) throw new MisuseError('oauth.wrong-user-linked', 'decideCallback linked a user the facts did not name');
         const written = await this.writeLink(outcome.userId, outcome.account, now);
         if (written.kind === 'refused') return refuse(written.reason, 'a unique key of oauth_accounts refused the link (a racing request)');
         return done(outcome, user, null);

@@ -1,7 +1,8 @@
 import type { ClientCredentials, ProviderSettings } from '../../domain/oauth/credentials.js';
 import { isProviderName } from '../../domain/oauth/provider.js';
-import type { EnabledProvider } from '../../domain/oauth/template-data.js';
+import type { EnabledProvider } from '../../domain/oauth/linked-accounts.js';
 import type { IdentityProvider, ProviderDefinition } from '../../ports/identity-provider.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 /** A provider that has credentials now, with them resolved for this request. */
 export interface ActiveProvider {
@@ -27,9 +28,9 @@ export class OAuthProviders {
       const provider = typeof definition === 'function' ? definition(settings) : definition;
       // Read once: a name is stored in `oauth_accounts` and used in URLs, so it must not move.
       const name = provider.name();
-      if (!isProviderName(name)) throw new TypeError(`A provider name is letters, digits, '_', '.' and '-' (at most 64, starting with a letter or digit); got ${JSON.stringify(name)}`);
+      if (!isProviderName(name)) throw new MisuseError('oauth.bad-provider-name', `A provider name is letters, digits, '_', '.' and '-' (at most 64, starting with a letter or digit); got ${JSON.stringify(name)}`);
       // Two providers under one name would share URLs and rows: a setup mistake, caught at boot.
-      if (seen.has(name)) throw new TypeError(`The provider '${name}' is registered twice`);
+      if (seen.has(name)) throw new MisuseError('oauth.provider-twice', `The provider '${name}' is registered twice`);
       seen.add(name);
       return { name, provider };
     });

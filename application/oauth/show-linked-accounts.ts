@@ -1,20 +1,17 @@
-import { linkedAccountsCard } from '../../domain/oauth/template-data.js';
-import type { AccountCardData, RedirectUrl } from '../../domain/oauth/template-data.js';
+import { linkedAccountsOverview } from '../../domain/oauth/linked-accounts.js';
+import type { LinkedAccountsOverview } from '../../domain/oauth/linked-accounts.js';
 import type { User } from '../../domain/users/user.js';
 import type { LinkedAccounts } from '../../ports/linked-accounts.js';
 import type { OAuthProviders } from './oauth-providers.js';
 
 export interface ShowLinkedAccountsInput {
   readonly user: User;
-  /** `route('oauth.redirect', name)`: Link is a round trip to the provider. */
-  readonly redirectUrl: RedirectUrl;
-  /** Where 'Set a password' is (the password card of /account). */
-  readonly setPasswordUrl: string;
 }
 
 /**
- * The 'Linked accounts' card of /account (`section.data`): the enabled providers, linked or
- * not; and the user's linked ones alone, for the confirm-password page's buttons.
+ * What the 'Linked accounts' card of /account shows: the enabled providers, linked or not, and
+ * whether Unlink is allowed (the page adapter names it for the template); and the user's linked
+ * ones alone, for the confirm-password page's buttons.
  */
 export class ShowLinkedAccounts {
   constructor(
@@ -22,14 +19,12 @@ export class ShowLinkedAccounts {
     private readonly linkedAccounts: LinkedAccounts,
   ) {}
 
-  async execute(input: ShowLinkedAccountsInput): Promise<AccountCardData> {
+  async execute(input: ShowLinkedAccountsInput): Promise<LinkedAccountsOverview> {
     const links = await this.linkedAccounts.listOfUser(input.user.id);
-    return linkedAccountsCard({
+    return linkedAccountsOverview({
       providers: this.providers.enabledLabels(),
       links: links.map(({ provider, email, createdAt }) => ({ provider, email, createdAt })),
       hasPassword: input.user.hasPassword(),
-      setPasswordUrl: input.setPasswordUrl,
-      redirectUrl: input.redirectUrl,
     });
   }
 

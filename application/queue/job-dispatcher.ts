@@ -6,6 +6,7 @@ import type { RandomSource } from '../../ports/random-source.js';
 import { batchProgress } from '../../domain/queue/batch.js';
 import type { BatchProgress } from '../../domain/queue/batch.js';
 import type { JobToDispatch } from './job-to-dispatch.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 /**
  * Queued (or found queued by its idempotency key), held until the transaction commits, or run
@@ -30,7 +31,7 @@ export class PendingDispatch implements PromiseLike<DispatchResult> {
   /** Not before `milliseconds` from now, or not before the given time. */
   delay(wait: number | Date): this {
     const ms = wait instanceof Date ? wait.getTime() - this.clock.now().getTime() : wait;
-    if (!Number.isFinite(ms)) throw new TypeError(`A job's delay must be a finite number of milliseconds, got ${ms}`);
+    if (!Number.isFinite(ms)) throw new MisuseError('queue.bad-delay', `A job's delay must be a finite number of milliseconds, got ${ms}`);
     this.delayMs = Math.max(0, Math.round(ms));
     return this;
   }
@@ -112,7 +113,7 @@ export class JobDispatcher {
    * `finally` are jobs dispatched when it succeeds, first fails, and ends.
    */
   async batch(jobs: readonly JobToDispatch[], options: BatchOptions = {}): Promise<{ id: string }> {
-    if (this.batches === null) throw new Error('This app keeps no batches');
+    if (this.batches === null) throw new FrameworkError('queue.no-batches', 'This app keeps no batches');
     const { store } = this.batches;
     const id = Buffer.from(this.batches.random.bytes(12)).toString('base64url');
     const callback = (job: JobToDispatch | undefined) => (job === undefined ? null : this.dispatch(job).toNewJob());
@@ -170,7 +171,7 @@ export class JobDispatcher {
    * database (the outbox), and otherwise holds them until the commit.
    */
   private async inTransaction<T>(work: (statements: TransactionStatements, send: (job: NewJob) => Promise<DispatchResult>) => Promise<T>): Promise<T> {
-    if (this.transactions === null) throw new Error('This app has no database to open a transaction on');
+    if (this.transactions === null) throw new FrameworkError('queue.no-database', 'This app has no database to open a transaction on');
     const after: NewJob[] = [];
     const within = this.runInline === null ? this.queue.enqueueWithin?.bind(this.queue) : undefined;
     const result = await this.transactions.run((statements) =>

@@ -16,6 +16,7 @@
  */
 import type { FieldRules } from './field-rules.js';
 import type { Validator } from './validator.js';
+import { MisuseError } from '../../domain/shared/errors.js';
 
 type Method = {
   [K in keyof FieldRules]: FieldRules[K] extends (...args: never[]) => FieldRules ? K : never;
@@ -98,7 +99,7 @@ function applyTo(chain: FieldRules, declaration: FieldDeclaration, v: Validator)
       continue;
     }
     const method = methods[key];
-    if (typeof method !== 'function') throw new TypeError(`Unknown validation rule '${key}' on field ${chain.name}`);
+    if (typeof method !== 'function') throw new MisuseError('validation.unknown-rule', `Unknown validation rule '${key}' on field ${chain.name}`);
     if (written === false || written === undefined) continue;
     if (SPREAD.has(key)) method.apply(chain, written === true ? [] : (written as unknown[]));
     else if (written === true && method.length === 0) method.call(chain);

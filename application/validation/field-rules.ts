@@ -14,6 +14,7 @@ import type { DimensionConstraints, Dimensions } from '../../domain/validation/u
 import type { Verdict } from '../../domain/validation/verdict.js';
 import { fail } from '../../domain/validation/verdict.js';
 import type { FormContext } from './form-context.js';
+import { FrameworkError } from '../../domain/shared/errors.js';
 
 /** A rule that may need the outside world: an app's async rule, the database, the password hasher. */
 export interface AsyncRule {
@@ -187,7 +188,7 @@ export class FieldRules {
   /** Leaves the row whose `idColumn` is `id` out of the `unique` rule just before; a missing id ignores nothing. */
   ignore(id: string | number | null | undefined, idColumn = 'id'): this {
     const step = this.steps.at(-1);
-    if (step?.rule.name !== 'unique') throw new Error(`ignore() follows unique() (field ${this.name})`);
+    if (step?.rule.name !== 'unique') throw new FrameworkError('validation.ignore-without-unique', `ignore() follows unique() (field ${this.name})`);
     if (id !== null && id !== undefined) step.ignore = { column: idColumn, value: id };
     return this;
   }
@@ -224,7 +225,7 @@ export class FieldRules {
   /** Replaces the message of the rule just before (a translation key or the sentence). */
   message(text: string): this {
     const step = this.steps.at(-1);
-    if (step === undefined) throw new Error(`message() follows a rule (field ${this.name})`);
+    if (step === undefined) throw new FrameworkError('validation.message-without-rule', `message() follows a rule (field ${this.name})`);
     step.custom = text;
     return this;
   }

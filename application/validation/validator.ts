@@ -37,6 +37,20 @@ interface LookupGroup {
   items: { chain: FieldRules; step: Step; rule: DatabaseRule; probe: number }[];
 }
 
+/** What a rule sees of the form while its field is judged (a class: no closure per field). */
+class ChainScope implements RuleScope {
+  constructor(
+    readonly field: string,
+    readonly formats: RuleScope['formats'],
+    private readonly values: unknown,
+    readonly numeric: boolean,
+  ) {}
+
+  other(path: string): unknown {
+    return readPath(this.values, path);
+  }
+}
+
 export class Validator {
   constructor(
     private readonly scope: ValidatorScope,
@@ -61,7 +75,8 @@ export class Validator {
   /** The same rules for every item of a list, with errors on `tags.0`, `tags.1`. */
   each(name: string, rules: (item: FieldRules, index: number, value: unknown) => void): this {
     const list = readPath(this.scope.values, this.prefix + name);
-    if (Array.isArray(list)) list.forEach((item, index) => rules(this.field(`${name}.${index}`), index, item));
+    // The item is the value at `name.index`: handed over, not looked up again by its path.
+    if (Array.isArray(list)) list.forEach((item, index) => rules(this.field(`${name}.${index}`, item), index, item));
     return this;
   }
 
@@ -96,12 +111,7 @@ export class Validator {
     const deferred: { chain: FieldRules; step: Step; scope: RuleScope }[] = [];
     for (const chain of this.chains) {
       if (this.unparsed.has(chain.name)) continue;
-      const scope: RuleScope = {
-        field: chain.name,
-        formats: context.formats,
-        other: (path) => readPath(this.scope.values, path),
-        numeric: chain.steps.some((step) => NUMBER_RULES.has(step.rule.name)),
-      };
+      const scope = new ChainScope(chain.name, context.formats, this.scope.values, chain.steps.some((step) => NUMBER_RULES.has(step.rule.name)));
       const missing = isMissing(chain.value);
       for (const step of chain.steps) {
         if (missing && step.rule.presence !== true) continue;
@@ -116,7 +126,7 @@ export class Validator {
         if (missing) break;
       }
     }
-    await this.runDatabaseRules(errors, deferred.filter(({ chain }) => !errors.has(chain.name)));
+    if (deferred.length > 0) await this.runDatabaseRules(errors, deferred.filter(({ chain }) => !errors.has(chain.name)));
   }
 
   /**

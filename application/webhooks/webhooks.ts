@@ -7,6 +7,7 @@ import type { Logger } from '../../ports/logger.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { NewDelivery, WebhookDeliveries, WebhookDelivery } from '../../ports/webhook-deliveries.js';
 import type { WebhookTransport } from '../../ports/webhook-transport.js';
+import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
 
 /** The `whsec_…` secret of an endpoint: the app's own lookup, or one derived from APP_KEY. */
 export type EndpointSecrets = (url: URL) => string | Promise<string>;
@@ -42,10 +43,9 @@ export interface WebhookQueue {
 }
 
 /** A queued attempt found its delivery being attempted by another worker: the queue tries again later. */
-export class DeliveryBusy extends Error {
+export class DeliveryBusy extends FrameworkError {
   constructor(id: string) {
-    super(`The webhook delivery ${id} is being attempted by another worker`);
-    this.name = 'DeliveryBusy';
+    super('webhooks.delivery-busy', `The webhook delivery ${id} is being attempted by another worker`);
   }
 }
 
@@ -80,8 +80,8 @@ export class Webhooks implements OutgoingWebhooks {
    */
   async send(url: string, event: string, payload: unknown): Promise<SentWebhook> {
     const checked = checkWebhookUrl(url);
-    if (!checked.allowed) throw new TypeError(`Webhook URL refused: ${checked.reason}`);
-    if (event.trim() === '') throw new TypeError('A webhook needs an event name');
+    if (!checked.allowed) throw new MisuseError('webhooks.url-refused', `Webhook URL refused: ${checked.reason}`);
+    if (event.trim() === '') throw new MisuseError('webhooks.no-event', 'A webhook needs an event name');
     const now = this.clock.now();
     const data: unknown = payload === undefined ? null : payload;
     const body = JSON.stringify({ type: event, timestamp: now.toISOString(), data });
@@ -95,7 +95,7 @@ export class Webhooks implements OutgoingWebhooks {
   /** The secret a receiver needs to verify what `url` is sent. */
   async secretFor(url: string): Promise<string> {
     const checked = checkWebhookUrl(url);
-    if (!checked.allowed) throw new TypeError(`Webhook URL refused: ${checked.reason}`);
+    if (!checked.allowed) throw new MisuseError('webhooks.url-refused', `Webhook URL refused: ${checked.reason}`);
     return this.secrets(checked.url);
   }
 

@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /**
  * A login waiting for its second step. The password (or the provider) said who it is, but the
  * visitor is not logged in yet: the session holds this value instead of a user, and the
@@ -42,7 +43,7 @@ export interface PendingLoginJson {
 
 export function pendingLogin(input: { userId: number; epoch: number; remember: boolean; provider: string | null; now: Date }): PendingLogin {
   const value = { userId: input.userId, epoch: input.epoch, remember: input.remember, provider: input.provider, startedAt: input.now };
-  if (!isWellFormed({ ...value, startedAt: input.now.getTime() })) throw new TypeError('pendingLogin needs a user id, an epoch, a boolean and a provider name or null');
+  if (!isWellFormed({ ...value, startedAt: input.now.getTime() })) throw new MisuseError('auth.bad-pending-login', 'pendingLogin needs a user id, an epoch, a boolean and a provider name or null');
   return Object.freeze(value);
 }
 

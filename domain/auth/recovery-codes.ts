@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * Recovery codes: the way in when the phone is lost. Each works once. They are shown to the
@@ -21,7 +22,7 @@ const CANONICAL = /^[0-9a-hjkmnp-tv-z]{10}$/u;
 /** A new set of codes, as shown to the user, from `RECOVERY_CODE_BYTES` random bytes. */
 export function recoveryCodesFrom(bytes: Uint8Array): string[] {
   if (bytes.length !== RECOVERY_CODE_BYTES) {
-    throw new TypeError(`Recovery codes need ${RECOVERY_CODE_BYTES} random bytes, got ${bytes.length}`);
+    throw new MisuseError('auth.random-bytes', `Recovery codes need ${RECOVERY_CODE_BYTES} random bytes, got ${bytes.length}`);
   }
   const codes: string[] = [];
   for (let start = 0; start < bytes.length; start += RECOVERY_CODE_LENGTH) {
@@ -34,7 +35,7 @@ export function recoveryCodesFrom(bytes: Uint8Array): string[] {
 
 /** `abcde12345` as shown: `abcde-12345`. */
 export function formatRecoveryCode(canonical: string): string {
-  if (!CANONICAL.test(canonical)) throw new TypeError('formatRecoveryCode needs a normalised recovery code');
+  if (!CANONICAL.test(canonical)) throw new MisuseError('auth.bad-recovery-code', 'formatRecoveryCode needs a normalised recovery code');
   return `${canonical.slice(0, 5)}-${canonical.slice(5)}`;
 }
 
@@ -57,8 +58,8 @@ export function normalizeRecoveryCode(input: string): string | null {
  * the attacker also needs the password, kept under Argon2id.
  */
 export function recoveryCodeHash(userId: number, canonical: string): string {
-  if (!Number.isSafeInteger(userId) || userId < 1) throw new TypeError('recoveryCodeHash needs a user id');
-  if (!CANONICAL.test(canonical)) throw new TypeError('recoveryCodeHash needs a normalised recovery code');
+  if (!Number.isSafeInteger(userId) || userId < 1) throw new MisuseError('auth.bad-user-id', 'recoveryCodeHash needs a user id');
+  if (!CANONICAL.test(canonical)) throw new MisuseError('auth.bad-recovery-code', 'recoveryCodeHash needs a normalised recovery code');
   return createHash('sha256').update(`fw:recovery-code:${userId}:${canonical}`, 'utf8').digest('hex');
 }
 
@@ -66,7 +67,7 @@ export function recoveryCodeHash(userId: number, canonical: string): string {
 export function recoveryCodeHashes(userId: number, codes: readonly string[]): string[] {
   return codes.map((code) => {
     const canonical = normalizeRecoveryCode(code);
-    if (canonical === null) throw new TypeError('recoveryCodeHashes needs well-formed recovery codes');
+    if (canonical === null) throw new MisuseError('auth.bad-recovery-code', 'recoveryCodeHashes needs well-formed recovery codes');
     return recoveryCodeHash(userId, canonical);
   });
 }

@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /**
  * The time-based one-time passwords of RFC 6238 as authenticator apps expect them by default:
  * HMAC-SHA-1, six digits, a new code every 30 seconds. Apps ignore other settings often
@@ -19,7 +20,7 @@ const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
  * without padding (20 bytes make exactly 32 characters).
  */
 export function totpSecretFrom(bytes: Uint8Array): string {
-  if (bytes.length !== TOTP_SECRET_BYTES) throw new TypeError(`A TOTP secret needs ${TOTP_SECRET_BYTES} random bytes, got ${bytes.length}`);
+  if (bytes.length !== TOTP_SECRET_BYTES) throw new MisuseError('auth.random-bytes', `A TOTP secret needs ${TOTP_SECRET_BYTES} random bytes, got ${bytes.length}`);
   let text = '';
   let buffer = 0;
   let bits = 0;
@@ -53,6 +54,6 @@ export function normalizeTotpCode(input: string): string | null {
 /** The number of the 30-second step `at` falls in, counted from the epoch (RFC 6238's T). */
 export function totpStep(at: Date): number {
   const ms = at.getTime();
-  if (!Number.isFinite(ms)) throw new TypeError('totpStep needs a valid time');
+  if (!Number.isFinite(ms)) throw new MisuseError('auth.bad-time', 'totpStep needs a valid time');
   return Math.floor(ms / 1000 / TOTP_PERIOD_SECONDS);
 }

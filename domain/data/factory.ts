@@ -1,4 +1,5 @@
 import type { ModelDefinition, NewRowOf, RowOf } from './model.js';
+import { OutOfRangeError } from '../shared/errors.js';
 
 /** Attributes for one row, fixed or made from the row's sequence number (1, 2, 3… per factory). */
 export type Attributes<M extends ModelDefinition> = Partial<NewRowOf<M>> | ((seq: number) => Partial<NewRowOf<M>>);
@@ -53,7 +54,7 @@ export class Factory<M extends ModelDefinition, S extends string = never, Many e
 
   /** `n` rows per call (`make` and `create` then return arrays). */
   count(n: number): Factory<M, S, true> {
-    if (!Number.isInteger(n) || n < 0 || n > MAX_FACTORY_COUNT) throw new RangeError(`factory(${this.model.table}).count: ${String(n)} is not a whole number from 0 to ${MAX_FACTORY_COUNT}`);
+    if (!Number.isInteger(n) || n < 0 || n > MAX_FACTORY_COUNT) throw new OutOfRangeError('data.bad-factory-count', `factory(${this.model.table}).count: ${String(n)} is not a whole number from 0 to ${MAX_FACTORY_COUNT}`);
     return new Factory<M, S, true>(this.model, this.definition, this.states, this.sequence, n, this.layers);
   }
 
@@ -64,7 +65,7 @@ export class Factory<M extends ModelDefinition, S extends string = never, Many e
       const named = this.states[state];
       if (named === undefined) {
         const known = Object.keys(this.states);
-        throw new RangeError(`factory(${this.model.table}) has no state '${state}'${known.length === 0 ? '' : ` (it has ${known.join(', ')})`}`);
+        throw new OutOfRangeError('data.unknown-factory-state', `factory(${this.model.table}) has no state '${state}'${known.length === 0 ? '' : ` (it has ${known.join(', ')})`}`);
       }
       layer = named;
     } else {

@@ -1,3 +1,5 @@
+import { FrameworkError } from '../shared/errors.js';
+
 /** Why a query was refused; stable, so an app (and its tests) can tell the cases apart. */
 export type InvalidQueryCode =
   | 'unknown_column'
@@ -13,12 +15,8 @@ export type InvalidQueryCode =
  * operator outside the list, or an update that sets `id`. Raised when the query runs, before
  * any SQL is sent, so nothing is half written.
  */
-export class InvalidQuery extends Error {
-  override readonly name = 'InvalidQuery';
-  constructor(
-    readonly code: InvalidQueryCode,
-    message: string,
-  ) {
-    super(message);
+export class InvalidQuery extends FrameworkError<InvalidQueryCode> {
+  constructor(code: InvalidQueryCode, message: string) {
+    super(code, message);
   }
 }

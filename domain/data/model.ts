@@ -1,5 +1,6 @@
 import { Column, Key, Skipped } from './columns.js';
 import type { ColumnSpec, KeyType } from './columns.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** A plain lower-case SQL identifier: safe in a statement's text and the same on both engines. */
 export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/u;
@@ -97,8 +98,10 @@ export type NewRowOf<M> =
 export type ColumnOf<M> = M extends ModelDefinition<infer F, infer O> ? 'id' | ColumnNames<F> | (keyof Stamps<O> & string) : never;
 
 /** A definition mistake: the message names the model and the field, so start-up stops saying which. */
-export class ModelDefinitionError extends TypeError {
-  override readonly name = 'ModelDefinitionError';
+export class ModelDefinitionError extends MisuseError {
+  constructor(message: string) {
+    super('data.bad-model-definition', message);
+  }
 }
 
 const STAMPS = ['created_at', 'updated_at'] as const;

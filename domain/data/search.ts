@@ -1,10 +1,13 @@
 import { parseMigrationFileName } from '../migrations/migration-files.js';
 import type { EngineName } from './columns.js';
 import type { ModelDefinition } from './model.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** Words a search uses at most, and the longest word kept: a 10 kB paste stays a small query. */
 const MAX_WORDS = 16;
 const MAX_WORD = 64;
+/** Weights by position: the first search column weighs most (PostgreSQL has four classes). */
+const CLASSES = ['A', 'B', 'C', 'D'] as const;
 
 /**
  * The words of a visitor's search text: letters and digits only (Unicode-aware), lower-cased,
@@ -26,13 +29,48 @@ export function tsQuery(words: readonly string[]): string {
   return words.map((word) => `${word}:*`).join(' & ');
 }
 
+/** One class of search columns and what holding every word in it adds to a row's relevance. */
+export interface RelevanceClass {
+  /** PostgreSQL's weight label of these columns in the search vector. */
+  readonly label: 'A' | 'B' | 'C' | 'D';
+  readonly columns: readonly string[];
+  readonly weight: number;
+}
+
+/**
+ * How relevance is counted, the same on both engines: each word of the search that a class of
+ * search columns holds (as a prefix, in word forms) adds the class's weight, and matching at all
+ * adds 1. The first three search columns are a class each, the rest one class together
+ * (PostgreSQL has four weight labels); earlier classes weigh more (2^(classes - position): with
+ * `title, body`, 4 and 2). Scores are small integers, so rows tie and the newest come first:
+ * the two engines' top results then agree, where bm25 and ts_rank each ranked their own way
+ * (top-10 overlap 0.36).
+ */
+export function relevanceClasses(model: ModelDefinition): RelevanceClass[] {
+  const classes: Array<{ label: 'A' | 'B' | 'C' | 'D'; columns: string[] }> = [];
+  model.search.forEach((column, position) => {
+    const label = CLASSES[Math.min(position, 3)] ?? 'D';
+    const last = classes[classes.length - 1];
+    if (last !== undefined && last.label === label) last.columns.push(column);
+    else classes.push({ label, columns: [column] });
+  });
+  return classes.map((each, position) => ({ ...each, weight: 2 ** (classes.length - position) }));
+}
+
+/** SQLite FTS5: every word, each as a prefix, inside the given columns only (`{title} : ("mug"* "blue"*)`). */
+export function fts5ColumnQuery(columns: readonly string[], words: readonly string[]): string {
+  return `{${columns.join(' ')}} : (${fts5Query(words)})`;
+}
+
+/** PostgreSQL `to_tsquery`: every word, each as a prefix, with this weight label (`mug:*A & blue:*A`). */
+export function tsClassQuery(words: readonly string[], label: RelevanceClass['label']): string {
+  return words.map((word) => `${word}:*${label}`).join(' & ');
+}
+
 /** The FTS5 table of a SQLite model, and the tsvector column of a PostgreSQL one. */
 export function searchIndexName(model: ModelDefinition): string {
   return `${model.table}_search`;
 }
-
-/** Weights by position: the first search column weighs most (PostgreSQL has four classes). */
-const CLASSES = ['A', 'B', 'C', 'D'];
 
 /**
  * The migration that makes a model searchable, for each engine: SQLite an external-content
@@ -41,7 +79,7 @@ const CLASSES = ['A', 'B', 'C', 'D'];
  */
 export function searchMigrationSql(model: ModelDefinition, engine: EngineName): { up: string; down: string } {
   const columns = model.search;
-  if (columns.length === 0) throw new TypeError(`model '${model.table}' has no search columns`);
+  if (columns.length === 0) throw new MisuseError('data.no-search-columns', `model '${model.table}' has no search columns`);
   const index = searchIndexName(model);
   const t = model.table;
   if (engine === 'sqlite') {
@@ -97,7 +135,7 @@ export interface GeneratedMigration {
 export function searchMigration(model: ModelDefinition, name: string): GeneratedMigration {
   const parsed = parseMigrationFileName(`${name}.up.sql`);
   if (parsed.kind !== 'migration' || parsed.variant !== 'any') {
-    throw new TypeError(`The search migration name ${JSON.stringify(name)} is not <14-digit timestamp>_<snake_case_name>`);
+    throw new MisuseError('data.bad-migration-name', `The search migration name ${JSON.stringify(name)} is not <14-digit timestamp>_<snake_case_name>`);
   }
   const sqlite = searchMigrationSql(model, 'sqlite');
   const postgres = searchMigrationSql(model, 'postgres');

@@ -7,9 +7,6 @@
  */
 export const DEFAULT_BODY_MAX_DEPTH = 32;
 
-/** The sentence a visitor reads when a body nests deeper than the limit. */
-export const BODY_TOO_DEEP = 'The request body is nested too deeply.';
-
 /**
  * Whether no array or object in `value` lies deeper than `maxDepth` levels (a flat object is
  * depth 1, a scalar 0). Walks with its own stack, never by recursion, so the check itself cannot

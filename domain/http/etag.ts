@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * `.etag()`: cache validators for rendered pages.
@@ -34,7 +35,7 @@ function withoutNonce(body: Buffer, nonce: Buffer | null): Buffer[] {
 
 /** A strong ETag (`"…"`) of the body as sent, with every occurrence of the nonce removed. */
 export function etagFor(body: Uint8Array | string, nonce: string | null): string {
-  if (nonce === '') throw new TypeError('etagFor: the nonce is null or a non-empty string');
+  if (nonce === '') throw new MisuseError('http.bad-nonce', 'etagFor: the nonce is null or a non-empty string');
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const hash = createHash('sha256');
   for (const piece of withoutNonce(bytes, nonce === null ? null : Buffer.from(nonce, 'utf8'))) hash.update(piece);

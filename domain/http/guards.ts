@@ -44,15 +44,13 @@ export type GuardOutcome =
   /** Send the browser to `to`; `remember` stores the current page for `Redirect.intended`. */
   | { kind: 'redirect'; to: string; remember: boolean }
   | { kind: 'hx-redirect'; to: string }
-  | { kind: 'refuse'; status: 401 | 403 | 423; message: string; json: boolean };
+  | { kind: 'refuse'; status: 401 | 403 | 423; reason: GuardReason; json: boolean };
 
 /** Every outcome but letting the request through. */
 export type GuardRefusal = Exclude<GuardOutcome, { kind: 'pass' }>;
 
-export const UNAUTHENTICATED = 'Unauthenticated.';
-export const FORBIDDEN = 'This action is unauthorized.';
-export const UNVERIFIED = 'Your email address is not verified.';
-export const CONFIRM_PASSWORD = 'Password confirmation required.';
+/** Why a guard refused, as a stable code: the HTTP adapter words it (JSON `message`, error page). */
+export type GuardReason = 'unauthenticated' | 'forbidden' | 'unverified' | 'confirm-password';
 
 type Refusal = 'login' | 'forbidden' | 'verify' | 'home' | 'confirm';
 
@@ -90,14 +88,14 @@ export function guardOutcome(kind: GuardKind, facts: GuardFacts, request: GuardR
     case 'login':
       return turnAwayGuest(request, pages);
     case 'forbidden':
-      return { kind: 'refuse', status: 403, message: kind === 'verified' ? UNVERIFIED : FORBIDDEN, json: request.api };
+      return { kind: 'refuse', status: 403, reason: kind === 'verified' ? 'unverified' : 'forbidden', json: request.api };
     case 'verify':
-      if (pages.verificationNotice === null) return { kind: 'refuse', status: 403, message: UNVERIFIED, json: false };
+      if (pages.verificationNotice === null) return { kind: 'refuse', status: 403, reason: 'unverified', json: false };
       return sendTo(pages.verificationNotice, request, false);
     case 'home':
       return sendTo(pages.home, request, false);
     case 'confirm':
-      if (request.api) return { kind: 'refuse', status: 423, message: CONFIRM_PASSWORD, json: true };
+      if (request.api) return { kind: 'refuse', status: 423, reason: 'confirm-password', json: true };
       return sendTo(pages.passwordConfirm, request, rememberable(request));
   }
 }
@@ -108,8 +106,8 @@ export function guardOutcome(kind: GuardKind, facts: GuardFacts, request: GuardR
  * form's POST is not: going back to it would resubmit nothing and land on a 405).
  */
 export function turnAwayGuest(request: GuardRequest, pages: Pick<GuardPages, 'login'>): GuardRefusal {
-  if (request.api) return { kind: 'refuse', status: 401, message: UNAUTHENTICATED, json: true };
-  if (pages.login === null) return { kind: 'refuse', status: 401, message: UNAUTHENTICATED, json: false };
+  if (request.api) return { kind: 'refuse', status: 401, reason: 'unauthenticated', json: true };
+  if (pages.login === null) return { kind: 'refuse', status: 401, reason: 'unauthenticated', json: false };
   return sendTo(pages.login, request, rememberable(request));
 }
 

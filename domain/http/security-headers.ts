@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 export interface SecurityHeaderInput {
   /** APP_URL is https: browsers are told to use https only (HSTS). */
   https: boolean;
@@ -29,6 +30,6 @@ const NONCE = /^[A-Za-z0-9+/=_-]{16,}$/u;
 const FIXED_DIRECTIVES = ["img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'self'"].join('; ');
 
 export function contentSecurityPolicy(nonce: string): string {
-  if (!NONCE.test(nonce)) throw new TypeError('a CSP nonce needs at least 16 base64 characters');
+  if (!NONCE.test(nonce)) throw new MisuseError('http.bad-nonce', 'a CSP nonce needs at least 16 base64 characters');
   return `default-src 'self'; script-src 'self' 'nonce-${nonce}'; style-src 'self' 'nonce-${nonce}'; ${FIXED_DIRECTIVES}`;
 }

@@ -1,4 +1,5 @@
 import { formatIp, parseIp } from './client-ip/ip-address.js';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * TRUSTED_HOSTS as a value. A request whose Host is not listed gets 400 before any handler
@@ -78,7 +79,7 @@ export function canonicalHost(hostHeader: string | undefined): string | null {
 
 function parseEntry(raw: string): { kind: 'exact' | 'suffix'; value: string } {
   const entry = raw.trim();
-  const refuse = (why: string): TypeError => new TypeError(`TRUSTED_HOSTS entry '${raw}' is invalid: ${why}`);
+  const refuse = (why: string): TypeError => new MisuseError('http.bad-trusted-host', `TRUSTED_HOSTS entry '${raw}' is invalid: ${why}`);
   if (entry === '*' || entry === '*.') {
     throw refuse('a wildcard for every host turns the check off; leave TRUSTED_HOSTS unset instead');
   }
@@ -106,7 +107,7 @@ export function parseTrustedHosts(entries: readonly string[], appUrl: string): T
   } catch {
     appHost = null;
   }
-  if (appHost === null) throw new TypeError(`APP_URL '${appUrl}' has no usable host`);
+  if (appHost === null) throw new MisuseError('http.bad-app-url', `APP_URL '${appUrl}' has no usable host`);
   const parsed = entries.filter((entry) => entry.trim() !== '').map(parseEntry);
   const exact = new Set([appHost, ...parsed.filter((e) => e.kind === 'exact').map((e) => e.value)]);
   const suffixes = parsed.filter((e) => e.kind === 'suffix').map((e) => e.value);

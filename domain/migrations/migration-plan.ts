@@ -1,4 +1,5 @@
 import type { Migration } from './migration-files.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** One row of the migrations table: a migration that ran, and the batch it ran in. */
 export interface AppliedMigration {
@@ -34,7 +35,7 @@ export function planRollback(
   applied: readonly AppliedMigration[],
   steps: number,
 ): RollbackPlan {
-  if (!Number.isInteger(steps) || steps < 1) throw new TypeError(`steps must be a positive integer, got ${steps}`);
+  if (!Number.isInteger(steps) || steps < 1) throw new MisuseError('migration.bad-steps', `steps must be a positive integer, got ${steps}`);
   const batches = [...new Set(applied.map((row) => row.batch))].sort((a, b) => b - a).slice(0, steps);
   const chosen = applied
     .filter((row) => batches.includes(row.batch))

@@ -1,4 +1,5 @@
 import { providerEnabled } from './provider.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** Where a provider's settings come from: the app's configuration (`.env` and the environment). */
 export interface ProviderSettings {
@@ -32,7 +33,7 @@ export class Credentials {
   }
 
   static fromConfig(prefix: string): Credentials {
-    if (!/^[A-Z][A-Z0-9_]*$/u.test(prefix)) throw new TypeError(`A credentials prefix is upper case letters, digits and '_', got '${prefix}'`);
+    if (!/^[A-Z][A-Z0-9_]*$/u.test(prefix)) throw new MisuseError('oauth.bad-credentials-prefix', `A credentials prefix is upper case letters, digits and '_', got '${prefix}'`);
     return new Credentials({ kind: 'config', prefix });
   }
 

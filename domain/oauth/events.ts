@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /**
  * The OAuth module's events (the spec's Events table). Plain values with ids and the provider's
  * name: never a token, a code or a state. Auth's `Registered` and `LoggedIn` fire beside them.
@@ -41,5 +42,5 @@ export function auditEntry(event: OAuthEvent): AuditEntry {
   if (event instanceof AccountUnlinked) return { action: 'oauth.unlinked', userId: event.userId, data };
   if (event instanceof LoggedInWith) return { action: 'oauth.login', userId: event.userId, data };
   // Structural look-alikes (a plain object) are a caller's bug: the class is what says which event it is.
-  throw new TypeError('auditEntry needs an AccountLinked, AccountUnlinked or LoggedInWith');
+  throw new MisuseError('oauth.not-an-audit-event', 'auditEntry needs an AccountLinked, AccountUnlinked or LoggedInWith');
 }

@@ -3,6 +3,7 @@ import { isRandomToken, isPkceVerifier, PKCE_METHOD, pkceChallenge, randomToken 
 import { isProviderName } from './provider.js';
 import { isSignInPurpose } from './sign-in-purpose.js';
 import type { SignInIntent, SignInPurpose } from './sign-in-purpose.js';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * One sign-in between `oauth.redirect` and the callback, kept in the visitor's session and
@@ -39,10 +40,10 @@ export interface SignInRandom {
 
 /** Starts a sign-in. Bad arguments are the caller's bug: a TypeError. */
 export function newPendingSignIn(input: { provider: string; purpose: SignInPurpose; random: SignInRandom; now: Date }): PendingSignIn {
-  if (!isProviderName(input.provider)) throw new TypeError(`Not a provider name: ${JSON.stringify(input.provider)}`);
-  if (!isSignInPurpose(input.purpose)) throw new TypeError('A sign-in purpose is a guest login, or a link or confirmation by a user');
+  if (!isProviderName(input.provider)) throw new MisuseError('oauth.bad-provider-name', `Not a provider name: ${JSON.stringify(input.provider)}`);
+  if (!isSignInPurpose(input.purpose)) throw new MisuseError('oauth.bad-sign-in-purpose', 'A sign-in purpose is a guest login, or a link or confirmation by a user');
   const startedAt = input.now.getTime();
-  if (!Number.isSafeInteger(startedAt) || startedAt < 0) throw new TypeError('newPendingSignIn needs a valid time');
+  if (!Number.isSafeInteger(startedAt) || startedAt < 0) throw new MisuseError('oauth.bad-time', 'newPendingSignIn needs a valid time');
   const { state, verifier, nonce } = input.random;
   return Object.freeze({
     provider: input.provider,

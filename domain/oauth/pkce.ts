@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RANDOM_BYTES } from './limits.js';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * PKCE (RFC 7636) with S256. The verifier stays in the session; only its SHA-256 travels in
@@ -14,7 +15,7 @@ const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/u;
 /** A random value in the shape `state`, the verifier and the nonce share: 32 bytes as base64url. */
 export function randomToken(bytes: Uint8Array): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== RANDOM_BYTES) {
-    throw new TypeError(`A state, PKCE verifier or nonce needs exactly ${RANDOM_BYTES} random bytes`);
+    throw new MisuseError('oauth.random-bytes', `A state, PKCE verifier or nonce needs exactly ${RANDOM_BYTES} random bytes`);
   }
   return Buffer.from(bytes).toString('base64url');
 }
@@ -32,6 +33,6 @@ export function isPkceVerifier(value: unknown): value is string {
 
 /** `BASE64URL(SHA256(ASCII(verifier)))`, RFC 7636 §4.2. */
 export function pkceChallenge(verifier: string): string {
-  if (!isPkceVerifier(verifier)) throw new TypeError('A PKCE verifier is 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"');
+  if (!isPkceVerifier(verifier)) throw new MisuseError('oauth.bad-pkce-verifier', 'A PKCE verifier is 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_", "~"');
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }

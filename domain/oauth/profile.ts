@@ -1,5 +1,6 @@
 import { normalizeEmail } from '../users/email.js';
 import { NAME_MAX_LENGTH } from '../users/user.js';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * What a provider said about the person, read once with the token: the rules see these fields
@@ -49,7 +50,7 @@ export class Profile implements ProfileFacts {
    */
   static create(providerUserId: string): Profile {
     if (!isProviderUserId(providerUserId)) {
-      throw new TypeError(`A provider user id must be 1 to ${PROVIDER_USER_ID_MAX_LENGTH} characters without spaces at the ends or control characters`);
+      throw new MisuseError('oauth.bad-provider-user-id', `A provider user id must be 1 to ${PROVIDER_USER_ID_MAX_LENGTH} characters without spaces at the ends or control characters`);
     }
     return new Profile(providerUserId, null, false, null, null);
   }

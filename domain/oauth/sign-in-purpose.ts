@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /**
  * What a sign-in is for, fixed when it starts (`oauth.redirect`) and kept with its `state`:
  * - `login`: a guest signs in (or is made a user);
@@ -33,7 +34,7 @@ export interface SignInQuery {
  */
 export function signInPurpose(query: SignInQuery, visitorUserId: number | null): SignInPurpose {
   if (visitorUserId === null) return { intent: 'login', userId: null, remember: query.remember === '1' };
-  if (!isUserId(visitorUserId)) throw new TypeError(`A user id must be a positive integer; got ${String(visitorUserId)}`);
+  if (!isUserId(visitorUserId)) throw new MisuseError('oauth.bad-user-id', `A user id must be a positive integer; got ${String(visitorUserId)}`);
   return { intent: query.intent === 'confirm' ? 'confirm' : 'link', userId: visitorUserId, remember: false };
 }
 

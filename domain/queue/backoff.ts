@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /**
  * How long a failed job waits before its next attempt. `fixed` waits the same each time;
  * `exponential` doubles from `baseMs` up to `maxMs`, then spreads the wait by `jitter` (a
@@ -20,8 +21,8 @@ export const Backoffs = {
     const jitter = options.jitter ?? 0.2;
     wholeMs('baseMs', baseMs);
     wholeMs('maxMs', maxMs);
-    if (maxMs < baseMs) throw new TypeError(`maxMs (${maxMs}) must not be below baseMs (${baseMs})`);
-    if (!(jitter >= 0 && jitter <= 1)) throw new TypeError(`jitter must be between 0 and 1, got ${jitter}`);
+    if (maxMs < baseMs) throw new MisuseError('queue.bad-backoff', `maxMs (${maxMs}) must not be below baseMs (${baseMs})`);
+    if (!(jitter >= 0 && jitter <= 1)) throw new MisuseError('queue.bad-backoff', `jitter must be between 0 and 1, got ${jitter}`);
     return { kind: 'exponential', baseMs, maxMs, jitter };
   },
 };
@@ -32,8 +33,8 @@ export const Backoffs = {
  * [cap × (1 − jitter), cap], where cap is the doubled delay bounded by `maxMs`.
  */
 export function backoffDelay(backoff: Backoff, failedAttempts: number, random: number): number {
-  if (!Number.isSafeInteger(failedAttempts) || failedAttempts < 1) throw new TypeError(`failedAttempts must be a whole number ≥ 1, got ${failedAttempts}`);
-  if (!(random >= 0 && random < 1)) throw new TypeError(`random must be in [0, 1), got ${random}`);
+  if (!Number.isSafeInteger(failedAttempts) || failedAttempts < 1) throw new MisuseError('queue.bad-attempts', `failedAttempts must be a whole number ≥ 1, got ${failedAttempts}`);
+  if (!(random >= 0 && random < 1)) throw new MisuseError('queue.bad-random', `random must be in [0, 1), got ${random}`);
   if (backoff.kind === 'fixed') return backoff.delayMs;
   // 2^(n−1) overflows to Infinity for large n; min() then keeps the cap.
   const cap = Math.min(backoff.maxMs, backoff.baseMs * 2 ** (failedAttempts - 1));
@@ -41,11 +42,11 @@ export function backoffDelay(backoff: Backoff, failedAttempts: number, random: n
 }
 
 function wholeMs(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be a whole number of milliseconds ≥ 0, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new MisuseError('queue.bad-backoff', `${name} must be a whole number of milliseconds ≥ 0, got ${value}`);
 }
 
 /** A number in [0, 1) from four random bytes (what `backoffDelay` takes as `random`). */
 export function fractionOf(bytes: Uint8Array): number {
-  if (bytes.length < 4) throw new TypeError('fractionOf needs four random bytes');
+  if (bytes.length < 4) throw new MisuseError('queue.random-bytes', 'fractionOf needs four random bytes');
   return new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0) / 2 ** 32;
 }

@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /** The counts of a batch of jobs dispatched together. */
 export interface BatchCounts {
   readonly total: number;
@@ -15,7 +16,7 @@ export interface BatchProgress {
 export function batchProgress(counts: BatchCounts): BatchProgress {
   const { total, succeeded, failed } = counts;
   if (![total, succeeded, failed].every((n) => Number.isSafeInteger(n) && n >= 0) || succeeded + failed > total) {
-    throw new TypeError(`impossible batch counts: ${JSON.stringify(counts)}`);
+    throw new MisuseError('queue.bad-batch-counts', `impossible batch counts: ${JSON.stringify(counts)}`);
   }
   const done = succeeded + failed;
   return { percent: total === 0 ? 100 : Math.floor((done * 100) / total), pending: total - done, finished: done === total };

@@ -1,5 +1,6 @@
 import { DEFAULT_BACKOFF } from './backoff.js';
 import type { Backoff } from './backoff.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** Names of jobs and queues: what a command line and a Redis key can carry unquoted. */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/u;
@@ -27,15 +28,15 @@ export function jobOptions(given: { name: string; queue?: string | undefined; tr
     backoff: given.backoff ?? DEFAULT_BACKOFF,
     timeoutMs: given.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
-  if (!NAME.test(options.name)) throw new TypeError(`A job's name must match ${String(NAME)}, got ${JSON.stringify(options.name)}`);
+  if (!NAME.test(options.name)) throw new MisuseError('queue.bad-job-name', `A job's name must match ${String(NAME)}, got ${JSON.stringify(options.name)}`);
   assertQueueName(options.queue);
-  if (!Number.isSafeInteger(options.tries) || options.tries < 1) throw new TypeError(`tries must be a whole number ≥ 1, got ${options.tries}`);
-  if (!Number.isSafeInteger(options.timeoutMs) || options.timeoutMs < 1) throw new TypeError(`timeoutMs must be a whole number ≥ 1, got ${options.timeoutMs}`);
+  if (!Number.isSafeInteger(options.tries) || options.tries < 1) throw new MisuseError('queue.bad-tries', `tries must be a whole number ≥ 1, got ${options.tries}`);
+  if (!Number.isSafeInteger(options.timeoutMs) || options.timeoutMs < 1) throw new MisuseError('queue.bad-timeout', `timeoutMs must be a whole number ≥ 1, got ${options.timeoutMs}`);
   return options;
 }
 
 export function assertQueueName(queue: string): void {
-  if (!NAME.test(queue)) throw new TypeError(`A queue's name must match ${String(NAME)}, got ${JSON.stringify(queue)}`);
+  if (!NAME.test(queue)) throw new MisuseError('queue.bad-queue-name', `A queue's name must match ${String(NAME)}, got ${JSON.stringify(queue)}`);
 }
 
 /**
@@ -45,14 +46,14 @@ export function assertQueueName(queue: string): void {
 export function serializePayload(payload: unknown): string {
   checkPlain(payload, '$');
   const text = JSON.stringify(payload);
-  if (new TextEncoder().encode(text).length > MAX_PAYLOAD_BYTES) throw new TypeError(`A job's payload must be at most ${MAX_PAYLOAD_BYTES} bytes of JSON`);
+  if (new TextEncoder().encode(text).length > MAX_PAYLOAD_BYTES) throw new MisuseError('queue.payload-too-large', `A job's payload must be at most ${MAX_PAYLOAD_BYTES} bytes of JSON`);
   return text;
 }
 
 function checkPlain(value: unknown, path: string): void {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`${path} is ${value}, which JSON cannot carry`);
+    if (!Number.isFinite(value)) throw new MisuseError('queue.payload-not-json', `${path} is ${value}, which JSON cannot carry`);
     return;
   }
   if (Array.isArray(value)) {
@@ -61,9 +62,9 @@ function checkPlain(value: unknown, path: string): void {
   }
   if (typeof value === 'object') {
     const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) throw new TypeError(`${path} is a ${value.constructor.name}; a job's payload is plain JSON data`);
+    if (proto !== Object.prototype && proto !== null) throw new MisuseError('queue.payload-not-json', `${path} is a ${value.constructor.name}; a job's payload is plain JSON data`);
     for (const [key, item] of Object.entries(value)) checkPlain(item, `${path}.${key}`);
     return;
   }
-  throw new TypeError(`${path} is ${typeof value}; a job's payload is plain JSON data`);
+  throw new MisuseError('queue.payload-not-json', `${path} is ${typeof value}; a job's payload is plain JSON data`);
 }

@@ -1,3 +1,4 @@
+import { FrameworkError, OutOfRangeError } from '../shared/errors.js';
 /**
  * When a schedule fires: the first firing strictly after `after`, or null when it never fires
  * again. A cron library gives one (`CronCalendar` in ports/); the rules below only walk it.
@@ -18,11 +19,11 @@ export interface DueSlots {
  * that a tick at the exact firing instant runs it.
  */
 export function dueSlots(next: NextFiring, since: Date, until: Date, limit: number): DueSlots {
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive whole number, got ${limit}`);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new OutOfRangeError('schedule.bad-limit', `limit must be a positive whole number, got ${limit}`);
   const slots: Date[] = [];
   let skipped = 0;
   for (let at = next(since); at !== null && at.getTime() <= until.getTime(); at = next(at)) {
-    if (at.getTime() <= since.getTime()) throw new Error(`The schedule went backwards: ${at.toISOString()} after ${since.toISOString()}`);
+    if (at.getTime() <= since.getTime()) throw new FrameworkError('schedule.went-backwards', `The schedule went backwards: ${at.toISOString()} after ${since.toISOString()}`);
     slots.push(at);
     if (slots.length > limit) {
       slots.shift();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MisuseError } from '../shared/errors.js';
 
 /** 40 bytes of randomness as base64url: the secret part of a database API token. */
 export const API_TOKEN_SECRET_BYTES = 40;
@@ -17,7 +18,7 @@ export function parseApiToken(text: string): { id: number; secret: string } | nu
 }
 
 export function formatApiToken(id: number, secretBytes: Uint8Array): string {
-  if (secretBytes.length !== API_TOKEN_SECRET_BYTES) throw new TypeError(`An API token secret needs ${API_TOKEN_SECRET_BYTES} random bytes`);
+  if (secretBytes.length !== API_TOKEN_SECRET_BYTES) throw new MisuseError('security.random-bytes', `An API token secret needs ${API_TOKEN_SECRET_BYTES} random bytes`);
   return `${id}|${Buffer.from(secretBytes).toString('base64url')}`;
 }
 
@@ -30,6 +31,6 @@ export function apiTokenHash(secret: string): string {
 export function checkAbilities(abilities: readonly string[] | null): readonly string[] | null {
   if (abilities === null) return null;
   const clean = [...new Set(abilities.map((ability) => ability.trim()))];
-  if (clean.some((ability) => ability === '' || /[\s,]/u.test(ability))) throw new TypeError('An ability is a non-empty name without spaces or commas');
+  if (clean.some((ability) => ability === '' || /[\s,]/u.test(ability))) throw new MisuseError('security.bad-ability', 'An ability is a non-empty name without spaces or commas');
   return Object.freeze(clean);
 }

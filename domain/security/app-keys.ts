@@ -1,4 +1,5 @@
 import { hkdfSync } from 'node:crypto';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * APP_KEY is the only secret; every use gets its own key derived once at start with HKDF, so
@@ -28,7 +29,7 @@ function derive(appKey: Buffer, purpose: string): Buffer {
 }
 
 export function deriveAppKeys(appKey: Buffer): AppKeys {
-  if (appKey.length !== 32) throw new TypeError(`APP_KEY must be 32 bytes, got ${appKey.length}`);
+  if (appKey.length !== 32) throw new MisuseError('security.bad-app-key', `APP_KEY must be 32 bytes, got ${appKey.length}`);
   return {
     cookieEncryption: derive(appKey, 'cookie-encryption'),
     cookieIntegrity: derive(appKey, 'cookie-integrity'),

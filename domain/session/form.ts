@@ -1,5 +1,6 @@
 import { copyJson, isPlainRecord } from './json.js';
 import type { JsonObject, JsonValue } from './json.js';
+import { MisuseError } from '../shared/errors.js';
 
 /**
  * A failed form is sent back with its input and errors as flashed values under these keys, so
@@ -35,7 +36,7 @@ export const OLD_INPUT_MAX_FIELD_CHARS = 1000;
 export const OLD_INPUT_MAX_TOTAL_CHARS = 2000;
 
 export function oldInputFrom(input: Record<string, unknown>): JsonObject {
-  if (!isPlainRecord(input)) throw new TypeError('flashInput expects a plain object of fields');
+  if (!isPlainRecord(input)) throw new MisuseError('session.bad-flash', 'flashInput expects a plain object of fields');
   const kept: [string, JsonValue][] = [];
   let total = 0;
   for (const [field, value] of Object.entries(input)) {
@@ -51,17 +52,17 @@ export function oldInputFrom(input: Record<string, unknown>): JsonObject {
 }
 
 export function errorBagFrom(errors: Record<string, string[]>): ErrorBag {
-  if (!isPlainRecord(errors)) throw new TypeError('flashErrors expects a plain object of field → messages');
+  if (!isPlainRecord(errors)) throw new MisuseError('session.bad-flash', 'flashErrors expects a plain object of field → messages');
   const fields: [string, readonly string[]][] = [];
   for (const [field, messages] of Object.entries(errors)) {
-    if (!isMessages(messages)) throw new TypeError(`flashErrors: the messages of "${field}" must be an array of strings`);
+    if (!isMessages(messages)) throw new MisuseError('session.bad-flash', `flashErrors: the messages of "${field}" must be an array of strings`);
     fields.push([field, Object.freeze([...messages])]);
   }
   return Object.freeze(Object.fromEntries(fields));
 }
 
 export function checkBagName(bag: string): string {
-  if (typeof bag !== 'string' || bag === '') throw new TypeError('An error bag name must be a non-empty string');
+  if (typeof bag !== 'string' || bag === '') throw new MisuseError('session.bad-error-bag', 'An error bag name must be a non-empty string');
   return bag;
 }
 

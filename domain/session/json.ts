@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /**
  * Session data must survive `JSON.stringify` → `JSON.parse` unchanged, because both drivers
  * (cookie and database) store it as JSON. Values are checked and copied when they enter the
@@ -72,7 +73,7 @@ function copyObject(value: object, path: string, depth: number, ancestors: Set<o
 /** The copy, or a TypeError naming the offending part: for values handed in by the app's code. */
 export function jsonOrThrow(value: unknown, what: string): JsonValue {
   const copy = copyJson(value, what);
-  if (!copy.ok) throw new TypeError(`${copy.path} ${copy.reason}; session values must be JSON`);
+  if (!copy.ok) throw new MisuseError('session.not-json', `${copy.path} ${copy.reason}; session values must be JSON`);
   return copy.value;
 }
 

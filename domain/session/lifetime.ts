@@ -1,3 +1,4 @@
+import { MisuseError } from '../shared/errors.js';
 /** The spec's defaults; the configuration may set other values (SESSION_LIFETIME, REMEMBER_LIFETIME). */
 export const SESSION_LIFETIME_DEFAULT_MINUTES = 120;
 export const REMEMBER_LIFETIME_DEFAULT_MINUTES = 30 * 24 * 60;
@@ -16,11 +17,11 @@ export const LIFETIME_MAX_MINUTES = Math.floor(Number.MAX_SAFE_INTEGER / MINUTE_
  */
 export function roundLifetime(minutes: number): number {
   if (!Number.isFinite(minutes) || minutes < 0) {
-    throw new TypeError(`A session lifetime must be a finite number of minutes, at least 0; got ${minutes}`);
+    throw new MisuseError('session.bad-lifetime', `A session lifetime must be a finite number of minutes, at least 0; got ${minutes}`);
   }
   const whole = Math.max(1, Math.ceil(minutes));
   if (whole > LIFETIME_MAX_MINUTES) {
-    throw new TypeError(`A session lifetime must be at most ${LIFETIME_MAX_MINUTES} minutes; got ${minutes}`);
+    throw new MisuseError('session.bad-lifetime', `A session lifetime must be at most ${LIFETIME_MAX_MINUTES} minutes; got ${minutes}`);
   }
   return whole;
 }
@@ -33,7 +34,7 @@ export function isStoredLifetime(value: unknown): value is number {
 /** The app's default comes from configuration: a bad one is a programmer error, not a user's. */
 export function checkDefaultLifetime(minutes: number): number {
   if (!isStoredLifetime(minutes)) {
-    throw new TypeError(`The default session lifetime must be a whole number of minutes, at least 1; got ${String(minutes)}`);
+    throw new MisuseError('session.bad-lifetime', `The default session lifetime must be a whole number of minutes, at least 1; got ${String(minutes)}`);
   }
   return minutes;
 }

@@ -19,6 +19,7 @@ import { isEpoch, isUserId, parseSnapshot, sessionExpiresAt } from './snapshot.j
 import type { SessionSnapshot } from './snapshot.js';
 import { timeOf } from './time.js';
 import { checkToken } from './token.js';
+import { MisuseError } from '../shared/errors.js';
 
 export type { ErrorBag } from './form.js';
 export type { JsonValue } from './json.js';
@@ -165,7 +166,7 @@ export class Session {
     this.#writable();
     // Looked up with has(): a stored null is a value, and not a list.
     const list = this.#values.has(checkKey(key)) ? this.#values.get(key) : [];
-    if (!Array.isArray(list)) throw new TypeError(`push("${key}"): the stored value is not a list`);
+    if (!Array.isArray(list)) throw new MisuseError('session.not-a-list', `push("${key}"): the stored value is not a list`);
     // The whole list is checked, so the depth limit applies to it as it will on the next resume.
     this.#values.set(key, jsonOrThrow([...(list as readonly JsonValue[]), value], `push("${key}")`));
     this.#dirty = true;
@@ -175,10 +176,10 @@ export class Session {
   increment(key: string, by = 1): number {
     this.#writable();
     const current = this.#values.has(checkKey(key)) ? this.#values.get(key) : 0;
-    if (typeof current !== 'number') throw new TypeError(`increment("${key}"): the stored value is not a number`);
-    if (typeof by !== 'number' || !Number.isFinite(by)) throw new TypeError(`increment("${key}"): the step must be a finite number`);
+    if (typeof current !== 'number') throw new MisuseError('session.not-a-number', `increment("${key}"): the stored value is not a number`);
+    if (typeof by !== 'number' || !Number.isFinite(by)) throw new MisuseError('session.not-a-number', `increment("${key}"): the step must be a finite number`);
     const total = current + by;
-    if (!Number.isFinite(total)) throw new TypeError(`increment("${key}"): the total is not a finite number`);
+    if (!Number.isFinite(total)) throw new MisuseError('session.not-a-number', `increment("${key}"): the total is not a finite number`);
     const stored = total === 0 ? 0 : total; // never -0, which JSON would turn into 0
     this.#values.set(key, stored);
     this.#dirty = true;
@@ -228,7 +229,7 @@ export class Session {
   keep(keys: readonly string[]): void {
     this.#writable();
     const given: unknown = keys; // checked as it comes, since plain JavaScript callers pass anything
-    if (!Array.isArray(given)) throw new TypeError('keep expects an array of keys');
+    if (!Array.isArray(given)) throw new MisuseError('session.bad-key', 'keep expects an array of keys');
     for (const key of keys) {
       // A value flashed again in this request is newer than the one kept.
       if (!this.#flashOld.has(key) || this.#flashNew.has(key)) continue;
@@ -375,8 +376,8 @@ export class Session {
    */
   login(userId: number, options: { epoch: number; now: Date; newToken: string }): void {
     this.#writable();
-    if (!isUserId(userId)) throw new TypeError(`A user id must be a positive integer; got ${String(userId)}`);
-    if (!isEpoch(options.epoch)) throw new TypeError(`A session epoch must be a non-negative integer; got ${String(options.epoch)}`);
+    if (!isUserId(userId)) throw new MisuseError('session.bad-user-id', `A user id must be a positive integer; got ${String(userId)}`);
+    if (!isEpoch(options.epoch)) throw new MisuseError('session.bad-epoch', `A session epoch must be a non-negative integer; got ${String(options.epoch)}`);
     const now = timeOf(options.now);
     this.#token = checkToken(options.newToken);
     this.#user = { id: userId, loginId: loginIdOf(this.#token), epoch: options.epoch, authenticatedAt: now, passwordConfirmedAt: now };
@@ -412,7 +413,7 @@ export class Session {
 
   confirmPassword(now: Date): void {
     this.#writable();
-    if (this.#user === null) throw new TypeError('confirmPassword needs a signed-in user');
+    if (this.#user === null) throw new MisuseError('session.not-signed-in', 'confirmPassword needs a signed-in user');
     this.#user = { ...this.#user, passwordConfirmedAt: timeOf(now) };
     this.#dirty = true;
   }
@@ -424,7 +425,7 @@ export class Session {
 
   setIntendedUrl(url: string): void {
     this.#writable();
-    if (typeof url !== 'string' || url === '') throw new TypeError('An intended URL must be a non-empty string');
+    if (typeof url !== 'string' || url === '') throw new MisuseError('session.bad-intended-url', 'An intended URL must be a non-empty string');
     this.#intendedUrl = url;
     this.#dirty = true;
   }
@@ -491,7 +492,7 @@ export class Session {
   }
 
   #writable(): void {
-    if (this.#committed) throw new TypeError('The session was already committed; a change now would be lost');
+    if (this.#committed) throw new MisuseError('session.committed', 'The session was already committed; a change now would be lost');
   }
 
   #flashValue(key: string): JsonValue | undefined {
@@ -505,11 +506,11 @@ function loginIdOf(token: string): string {
 }
 
 function checkKey(key: string): string {
-  if (typeof key !== 'string' || key === '') throw new TypeError('A session key must be a non-empty string');
+  if (typeof key !== 'string' || key === '') throw new MisuseError('session.bad-key', 'A session key must be a non-empty string');
   return key;
 }
 
 function checkFlashKey(key: string): void {
   checkKey(key);
-  if (RESERVED_FLASH_KEYS.has(key)) throw new TypeError(`"${key}" is written by flashInput/flashErrors only`);
+  if (RESERVED_FLASH_KEYS.has(key)) throw new MisuseError('session.reserved-key', `"${key}" is written by flashInput/flashErrors only`);
 }

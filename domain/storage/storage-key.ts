@@ -1,3 +1,5 @@
+import { FrameworkError } from '../shared/errors.js';
+
 /**
  * A storage key names a file inside a disk: `avatars/7/photo.jpg`. It is a relative path of
  * plain segments joined by `/`, so that no key, however it was made (a user's file name, an
@@ -52,13 +54,12 @@ export function checkStorageKey(raw: unknown): StorageKeyVerdict {
   return { kind: 'ok', key: raw };
 }
 
-export class UnsafeStorageKey extends Error {
+export class UnsafeStorageKey extends FrameworkError {
   constructor(
     readonly key: unknown,
     why: string,
   ) {
-    super(`Storage key ${JSON.stringify(String(key)).slice(0, 80)} ${why}`);
-    this.name = 'UnsafeStorageKey';
+    super('storage.unsafe-key', `Storage key ${JSON.stringify(String(key)).slice(0, 80)} ${why}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { normalizeEmail } from './email.js';
+import { MisuseError } from '../shared/errors.js';
 
 /** What a user record holds. `passwordHash` is null for users made by a social login. */
 export interface UserProps {
@@ -123,7 +124,7 @@ export class User implements UserProps {
 
   /** A new password (its hash, already checked against the policy and hashed by the caller). */
   setPasswordHash(hash: string, now: Date): void {
-    if (hash === '') throw new TypeError('A password hash must not be empty; a user without a password has null');
+    if (hash === '') throw new MisuseError('users.empty-password-hash', 'A password hash must not be empty; a user without a password has null');
     this.passwordHash = hash;
     this.updatedAt = now;
   }

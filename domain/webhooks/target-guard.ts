@@ -1,5 +1,6 @@
 import { inRange, parseCidr, parseIp } from '../http/client-ip/ip-address.js';
 import type { CidrRange, IpAddress } from '../http/client-ip/ip-address.js';
+import { FrameworkError } from '../shared/errors.js';
 
 /**
  * Where an outgoing webhook may not go: the app's own machine and networks (a webhook URL is
@@ -38,7 +39,7 @@ const REFUSED: readonly (readonly [string, string])[] = [
 
 const RANGES: readonly { range: CidrRange; text: string; kind: string }[] = REFUSED.map(([text, kind]) => {
   const range = parseCidr(text);
-  if (range === null) throw new Error(`bad built-in range ${text}`);
+  if (range === null) throw new FrameworkError('webhooks.bad-built-in-range', `bad built-in range ${text}`);
   return { range, text, kind };
 });
 

@@ -7,6 +7,7 @@ import { blankMigration, createTableMigration, factorySource, modelSource, model
 import { writeNewFiles } from '../generators/generated-files.js';
 import type { GeneratedFile } from '../generators/generated-files.js';
 import { classNames, migrationName, migrationStamp, moduleFolder } from '../generators/names.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface MakeDataDeps {
   /** The app's folder: files go to `src/models/`, `src/factories/`, `src/seeders/` and `migrations/` under it (or `src/<m>/…`). */
@@ -84,7 +85,7 @@ export function makeDataCommands(deps: MakeDataDeps): CliCommand[] {
       async run({ args, options }, io) {
         const names = classNames((args[0] ?? '').replace(/Factory$/u, ''), 'model');
         const model = `${folder(options, 'models')}/${names.kebab}.ts`;
-        if (!existsSync(join(deps.root(), model))) throw new Error(`${model} does not exist: run make:model ${names.pascal} first; nothing was written`);
+        if (!existsSync(join(deps.root(), model))) throw new FrameworkError('cli.model-missing', `${model} does not exist: run make:model ${names.pascal} first; nothing was written`);
         await write(deps, io, [{ path: `${folder(options, 'factories')}/${names.kebab}-factory.ts`, text: factorySource(names, `../models/${names.kebab}.js`) }]);
       },
     },

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface MakeNotificationDeps {
   /** The app's folder: the file goes to `src/notifications/<name>.ts` under it, beside `make:job`'s. */
@@ -56,7 +57,7 @@ export function makeNotificationCommand(deps: MakeNotificationDeps): CliCommand 
       if (kebab === null) throw new UsageError('The name must start with a letter and hold letters, digits, - and _ (e.g. InvoicePaid)');
       const folder = join(deps.root(), 'src', 'notifications');
       const path = join(folder, `${kebab}.ts`);
-      if (existsSync(path)) throw new Error(`src/notifications/${kebab}.ts exists already; nothing was written`);
+      if (existsSync(path)) throw new FrameworkError('cli.file-exists', `src/notifications/${kebab}.ts exists already; nothing was written`);
       await mkdir(folder, { recursive: true });
       await writeFile(path, source(kebab), { flag: 'wx' });
       io.out(`Created src/notifications/${kebab}.ts (${pascal(kebab)}).`);

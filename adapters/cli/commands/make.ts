@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { CliCommand, CommandInput } from '../command.js';
 import { UsageError } from '../command.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface MakeDeps {
   /** The app's folder: files go under its `src/`. */
@@ -83,7 +84,7 @@ function generator(kind: 'job' | 'event' | 'command', deps: MakeDeps): CliComman
       const module = options['module'];
       if (module !== undefined && (typeof module !== 'string' || !MODULE.test(module))) throw new UsageError(`--module must be a lower-case name, got "${String(module)}"`);
       const file = join(deps.root(), 'src', ...(typeof module === 'string' ? [module] : []), folder, `${kebab(name.replace(/:/gu, '-'))}.ts`);
-      if (existsSync(file)) throw new Error(`${relative(deps.root(), file)} already exists; nothing was written`);
+      if (existsSync(file)) throw new FrameworkError('cli.file-exists', `${relative(deps.root(), file)} already exists; nothing was written`);
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, { job: jobStub, event: eventStub, command: commandStub }[kind](name), { flag: 'wx' });
       io.out(`Created ${relative(deps.root(), file)}`);

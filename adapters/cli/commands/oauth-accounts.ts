@@ -6,6 +6,7 @@ import type { UserRepository } from '../../../ports/user-repository.js';
 import type { CliCommand } from '../command.js';
 import { formatTable } from '../table.js';
 import { NotFound } from './users.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface OAuthCommandServices {
   findUserByEmail: FindUserByEmail;
@@ -78,7 +79,7 @@ export function oauthAccountCommands(services: () => Promise<OAuthCommandService
         const user = await findUserByEmail.execute(email);
         if (user === null) throw new NotFound(email);
         const result = await unlinkProvider.execute({ userId: user.id, provider });
-        if (result.kind === 'not-found') throw new Error(`The provider '${provider}' is not enabled in this app`);
+        if (result.kind === 'not-found') throw new FrameworkError('cli.provider-not-enabled', `The provider '${provider}' is not enabled in this app`);
         if (result.kind !== 'unlinked') {
           io.err(`Refused: ${UNLINK_REFUSALS[result.reason]}`);
           return 1;

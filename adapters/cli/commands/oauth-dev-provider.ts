@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DevIdentityProvider, DevIdentityProviderOptions } from '../../oauth/dev-identity-provider.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface OAuthDevProviderDeps {
   /** `startDevIdentityProvider` from adapters/oauth, handed over by composition/. */
@@ -39,7 +40,7 @@ export function oauthDevProviderCommand(appUrl: () => Promise<string>, deps: OAu
       try {
         provider = await deps.start({ port, clients: [{ clientId: DEV_CLIENT_ID, clientSecret: secret, redirectUris: [redirectUri] }] });
       } catch (error) {
-        if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new Error(`Port ${port} on 127.0.0.1 is in use: pick another with --port`, { cause: error });
+        if ((error as { code?: unknown }).code === 'EADDRINUSE') throw new FrameworkError('cli.port-in-use', `Port ${port} on 127.0.0.1 is in use: pick another with --port`, { cause: error });
         throw error;
       }
       io.out(`OpenID provider running at ${provider.issuer} (callback allowed: ${redirectUri}).`);

@@ -4,6 +4,7 @@ import type { JobBatches } from '../../../ports/job-batches.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { formatTable } from '../table.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface WorkRequest {
   /** Queues in priority order; null: every queue the app's jobs name. */
@@ -76,7 +77,7 @@ export function queueCommands(deps: QueueCommandDeps): CliCommand[] {
         const [id = ''] = args;
         const { queue, clock } = await deps.queue();
         const count = await queue.retryFailed(id === 'all' ? 'all' : { id }, clock.now());
-        if (id !== 'all' && count === 0) throw new Error(`No failed job has the id ${id}`);
+        if (id !== 'all' && count === 0) throw new FrameworkError('cli.no-such-job', `No failed job has the id ${id}`);
         io.out(id === 'all' ? `${count} failed job${count === 1 ? '' : 's'} queued again.` : `Failed job ${id} queued again.`);
       },
     },
@@ -87,7 +88,7 @@ export function queueCommands(deps: QueueCommandDeps): CliCommand[] {
       async run({ args }, io) {
         const [id = ''] = args;
         const { queue } = await deps.queue();
-        if (!(await queue.forgetFailed(id))) throw new Error(`No failed job has the id ${id}`);
+        if (!(await queue.forgetFailed(id))) throw new FrameworkError('cli.no-such-job', `No failed job has the id ${id}`);
         io.out(`Failed job ${id} deleted.`);
       },
     },

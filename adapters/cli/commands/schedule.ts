@@ -4,6 +4,7 @@ import type { Clock } from '../../../ports/clock.js';
 import type { ScheduleRun, ScheduleRuns } from '../../../ports/schedule-runs.js';
 import type { CliCommand } from '../command.js';
 import { formatTable } from '../table.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface ScheduleServices {
   tasks: readonly ScheduledTask[];
@@ -19,10 +20,9 @@ export interface ScheduleDeps {
 }
 
 /** A scheduled task that is not in the app's schedule: exit status 1, with where to look. */
-export class UnknownTask extends Error {
+export class UnknownTask extends FrameworkError {
   constructor(name: string) {
-    super(`No scheduled task is named "${name}"; "fwx schedule:list" lists them`);
-    this.name = 'UnknownTask';
+    super('schedule.unknown-task', `No scheduled task is named "${name}"; "fwx schedule:list" lists them`);
   }
 }
 

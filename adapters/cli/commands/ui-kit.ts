@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { CliCommand, CommandIO } from '../command.js';
 import { writeNewFiles } from '../generators/generated-files.js';
 import { COMPONENTS_FOLDER, KIT_AREAS, componentNames, componentSource, publishedKit } from '../generators/ui-kit-sources.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface UiKitDeps {
   /** The app's folder. */
@@ -19,7 +20,7 @@ const KIT_PATH = `${COMPONENTS_FOLDER}/ui.html`;
 async function publish(deps: UiKitDeps, io: CommandIO, force: boolean): Promise<void> {
   const target = join(deps.root(), KIT_PATH);
   if (existsSync(target) && !force) {
-    throw new Error(`${KIT_PATH} exists already (your copy of the kit, perhaps changed); run ui:publish --force to replace it with the framework's kit. Nothing was written`);
+    throw new FrameworkError('cli.file-exists', `${KIT_PATH} exists already (your copy of the kit, perhaps changed); run ui:publish --force to replace it with the framework's kit. Nothing was written`);
   }
   const areas = [];
   for (const area of KIT_AREAS) {

@@ -2,6 +2,7 @@ import type { FindUserByEmail } from '../../../application/users/find-user-by-em
 import type { SetPassword } from '../../../application/users/set-password.js';
 import type { CliCommand, PromptInput } from '../command.js';
 import { NotFound } from './users.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface UserPasswordDeps {
   passwords(): Promise<{ findUserByEmail: FindUserByEmail; setPassword: SetPassword }>;
@@ -23,14 +24,14 @@ export function userPasswordCommand(deps: UserPasswordDeps): CliCommand {
       // Before asking: nobody should type a password for a user who does not exist.
       const user = await findUserByEmail.execute(email);
       if (user === null) throw new NotFound(email);
-      if (io.input === undefined) throw new Error('user:password reads the password from standard input, and there is none here');
+      if (io.input === undefined) throw new FrameworkError('cli.no-input', 'user:password reads the password from standard input, and there is none here');
       const password = await askPassword(io.input, user.email);
       const result = await setPassword.execute({ userId: user.id, password });
       switch (result.kind) {
         case 'not-found':
           throw new NotFound(email);
         case 'invalid':
-          throw new Error(`The password ${result.reason}; nothing was changed`);
+          throw new FrameworkError('cli.password-refused', `The password ${result.reason}; nothing was changed`);
         case 'set': {
           const rows = result.deleted === 0 ? '' : `, ${result.deleted} database session${result.deleted === 1 ? '' : 's'} deleted`;
           io.out(`Set the password of ${user.email}.`);
@@ -43,10 +44,10 @@ export function userPasswordCommand(deps: UserPasswordDeps): CliCommand {
 
 async function askPassword(input: PromptInput, email: string): Promise<string> {
   const first = await input.prompt(`New password for ${email}: `, { secret: true });
-  if (first === null) throw new Error('No password was given (the input ended); nothing was changed');
+  if (first === null) throw new FrameworkError('cli.no-input', 'No password was given (the input ended); nothing was changed');
   if (!input.interactive) return first;
   const again = await input.prompt('The same password again: ', { secret: true });
-  if (again === null) throw new Error('No password was given (the input ended); nothing was changed');
-  if (again !== first) throw new Error('The two passwords differ; nothing was changed');
+  if (again === null) throw new FrameworkError('cli.no-input', 'No password was given (the input ended); nothing was changed');
+  if (again !== first) throw new FrameworkError('cli.passwords-differ', 'The two passwords differ; nothing was changed');
   return first;
 }

@@ -7,6 +7,7 @@ import type { User } from '../../../domain/users/user.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { formatTable } from '../table.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface UserCommandDeps {
   users(): Promise<{
@@ -33,9 +34,9 @@ function describe(user: User) {
 }
 
 /** The one-line failure of every command naming a user who does not exist. */
-export class NotFound extends Error {
+export class NotFound extends FrameworkError {
   constructor(email: string) {
-    super(`No user has the email address ${email}`);
+    super('cli.not-found', `No user has the email address ${email}`);
   }
 }
 
@@ -64,7 +65,7 @@ export function userCommands(deps: UserCommandDeps): CliCommand[] {
           case 'invalid':
             throw new UsageError(`--${result.field} ${result.reason}`);
           case 'email-taken':
-            throw new Error(`A user with the email address ${String(options['email']).trim().toLowerCase()} already exists`);
+            throw new FrameworkError('cli.user-exists', `A user with the email address ${String(options['email']).trim().toLowerCase()} already exists`);
           case 'created': {
             const { user } = result;
             const traits = [user.hasPassword() ? 'with a password' : 'without a password', user.isVerified() ? 'verified' : 'unverified'];

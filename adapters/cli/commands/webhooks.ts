@@ -4,6 +4,7 @@ import type { WebhookDeliveries, WebhookDelivery } from '../../../ports/webhook-
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../command.js';
 import { formatTable } from '../table.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface WebhookCommandServices {
   deliveries: WebhookDeliveries;
@@ -66,7 +67,7 @@ export function webhookCommands(services: () => Promise<WebhookCommandServices>)
         const { deliveries, webhooks, clock } = await services();
         if (!(await deliveries.retry(id, clock.now()))) {
           const found = await deliveries.find(id);
-          throw new Error(found === null ? `No webhook delivery has the id "${id}"` : `The delivery "${id}" is ${found.status}, not failed`);
+          throw new FrameworkError('cli.no-such-delivery', found === null ? `No webhook delivery has the id "${id}"` : `The delivery "${id}" is ${found.status}, not failed`);
         }
         const [after] = await webhooks.deliverDue(1, id);
         if (after === undefined) {

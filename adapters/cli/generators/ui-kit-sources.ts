@@ -5,6 +5,7 @@
  * resolve there like any app template.
  */
 import { UsageError } from '../command.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** Where components go, relative to the app's folder. */
 export const COMPONENTS_FOLDER = 'resources/views/components';
@@ -32,7 +33,7 @@ export function publishedKit(areas: readonly { area: string; source: string }[],
       seen.set(name, area);
     }
   }
-  if (clashes.length > 0) throw new Error(`The kit's areas define the same macro twice: ${clashes.join(', ')}; nothing was written`);
+  if (clashes.length > 0) throw new FrameworkError('cli.kit-macro-twice', `The kit's areas define the same macro twice: ${clashes.join(', ')}; nothing was written`);
   const parts = areas.map(({ area, source }) => `{#- ===== ${area} ===== -#}\n${source.replace(AREA_IMPORT, '').trim()}\n`);
   return [
     `{#- The fw UI kit ${version}, published by \`fwx ui:publish\` as one file: every macro of`,

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../kernel/request-context.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 
 /**
  * A card another module adds to the account page (the social-login card of the OAuth module).
@@ -40,11 +41,11 @@ export class AccountSections {
   readonly #sections: AccountSection[] = [];
 
   add(section: AccountSection): this {
-    if (!NAME.test(section.name)) throw new TypeError(`An account section's name is lower case letters, digits and '-', got '${section.name}'`);
+    if (!NAME.test(section.name)) throw new MisuseError('auth.bad-section-name', `An account section's name is lower case letters, digits and '-', got '${section.name}'`);
     if (BUILT_IN.has(section.name) || this.#sections.some((s) => s.name === section.name)) {
-      throw new TypeError(`The account page already has a section named '${section.name}'`);
+      throw new MisuseError('auth.section-twice', `The account page already has a section named '${section.name}'`);
     }
-    if (section.template.trim() === '') throw new TypeError(`The account section '${section.name}' needs a template`);
+    if (section.template.trim() === '') throw new MisuseError('auth.section-without-template', `The account section '${section.name}' needs a template`);
     this.#sections.push(section);
     return this;
   }

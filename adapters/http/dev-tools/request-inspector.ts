@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../../domain/session/session.js';
 import { REDACTED, redactedText } from './redact.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 
 /** One line the request's code logged. */
 export interface InspectedLog {
@@ -86,7 +87,7 @@ export class RequestInspector {
     private readonly currentRequestId: () => string | null,
     readonly capacity = 100,
   ) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new TypeError('The request inspector keeps at least one request');
+    if (!Number.isInteger(capacity) || capacity < 1) throw new MisuseError('http.bad-inspector-capacity', 'The request inspector keeps at least one request');
   }
 
   /** A request the kernel starts answering. */

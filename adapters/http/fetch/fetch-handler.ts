@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { lookup as mimeLookup } from 'mime-types';
-import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { BODY_TOO_DEEP } from '../kernel/refusal-messages.js';
 import { canonicalHost, hostAllowed } from '../../../domain/http/trusted-hosts.js';
 import { RequestBody, parseBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
@@ -17,9 +18,11 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
 import { toWire } from '../kernel/wire.js';
 import { LIVE_HEADERS, LIVE_PATH } from '../dev-tools/live-reload.js';
+import { formNamesRefusal, nestFormNames } from '../kernel/form-names.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
 import { uploadRefusal } from '../uploads/upload-refusal.js';
 import type { WireResponse } from '../kernel/wire.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What the host knows of the connection that a WHATWG `Request` does not carry. */
 export interface FetchConnection {
@@ -53,11 +56,11 @@ const PARSED_TYPES = /^(?:application\/(?:.+\+)?json|application\/x-www-form-url
  * writing the reply), with the rules of `kernel/front.ts`, so both transports answer alike.
  */
 export function createFetchHandler(kernel: Kernel): FetchHandler {
-  const { options } = kernel;
-  const front = { https: kernel.https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger };
-  const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
-  const uploadTempDir = options.uploadTempDir ?? join(tmpdir(), 'fw-uploads');
-  const uploadLimits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: options.uploadMaxBytes };
+  const { settings, services } = kernel.options;
+  const front = { https: kernel.https, trustedProxies: settings.trustedProxies, random: services.random, logger: services.logger };
+  const wireOptions = { sealer: services.sealer, https: kernel.https, now: Date.now };
+  const uploadTempDir = settings.uploadTempDir ?? join(tmpdir(), 'fw-uploads');
+  const uploadLimits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: settings.uploadMaxBytes };
 
   /** Stages 2 to 4, the body and the kernel, for a request whose state is open. */
   const answer = async (request: Request, url: URL, connection: FetchConnection, headers: HeaderRecord, state: RequestState): Promise<WireResponse> => {
@@ -73,12 +76,12 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
     const plain = (status: number, text: string): WireResponse => ({ status, headers: new Map([['content-type', 'text/plain; charset=utf-8']]), cookies: [], body: { kind: 'text', text } });
 
     // Stage 2: with TRUSTED_HOSTS set, another Host is refused before anything else runs.
-    if (!options.trustedHosts.anyHost && path !== '/health' && !hostAllowed(options.trustedHosts, host === '' ? undefined : host)) {
+    if (!settings.trustedHosts.anyHost && path !== '/health' && !hostAllowed(settings.trustedHosts, host === '' ? undefined : host)) {
       return failed({ status: 400, detail: 'This site is not served under that host name.' });
     }
     // Stage 3: the body limit, from the declared length (a body without one is counted as it arrives).
     const kind = bodyKind(headers);
-    const limit = bodyLimit(kind, options.uploadMaxBytes);
+    const limit = bodyLimit(kind, settings.uploadMaxBytes);
     const declared = Number(headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > limit) {
       const refusal = tooLarge(kind);
@@ -87,7 +90,7 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
     // Stage 4: the framework's own answers, for any Host.
     if (method === 'GET' || method === 'HEAD') {
       // The live-reload stream, only while debugging locally (no devTools otherwise: a 404).
-      if (method === 'GET' && path === LIVE_PATH && options.devTools !== undefined) return { status: 200, headers: new Map(Object.entries(LIVE_HEADERS)), cookies: [], body: { kind: 'stream', stream: options.devTools.live().connect() } };
+      if (method === 'GET' && path === LIVE_PATH && services.devTools !== undefined) return { status: 200, headers: new Map(Object.entries(LIVE_HEADERS)), cookies: [], body: { kind: 'stream', stream: services.devTools.live().connect() } };
       if (path === '/health') {
         const health = await toWire({ status: 'ok' }, wireOptions);
         health.headers.set('cache-control', 'no-store');
@@ -119,7 +122,7 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
         body = RequestBody.parsed(parsed.fields);
       } catch (error) {
         if (!(error instanceof MultipartError)) throw error;
-        return plain(error.status, uploadRefusal(error, options.forms.translator, headerText(headers['accept-language']) ?? null));
+        return plain(error.status, uploadRefusal(error, services.forms.translator, headerText(headers['accept-language']) ?? null));
       }
     } else {
       // GET and HEAD bodies are not read, as on hapi.
@@ -130,7 +133,7 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
       }
       let parsed: RequestBody | 'too-large';
       try {
-        parsed = parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? options.bodyMaxDepth : null, limit);
+        parsed = parsedBody(bytes, headers, kernel.keepsRawBody({ method, host, path }) ? settings.bodyMaxDepth : null, limit);
       } catch (error) {
         if (error instanceof HttpAbort) return failed({ status: error.status, detail: error.message });
         throw error;
@@ -142,10 +145,20 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
       body = parsed;
     }
     try {
+      // Bracketed form names become groups and lists (`items[0][name]`), before anything reads the body.
+      const fields = kind !== 'other' && body.raw() === null ? body.value() : null;
+      if (typeof fields === 'object' && fields !== null && !Buffer.isBuffer(fields)) {
+        const nested = nestFormNames(fields as Record<string, unknown>, settings.bodyMaxDepth);
+        if (!nested.ok) {
+          state.log.warn('a form with bracketed names past BODY_MAX_DEPTH or the list limit was refused', { reason: nested.reason, maxDepth: settings.bodyMaxDepth });
+          return failed({ status: 400, detail: formNamesRefusal(nested.reason) });
+        }
+        body = RequestBody.parsed(nested.fields);
+      }
       // Before anything reads the body (the method override, old input, validation, handlers):
       // whatever walks it afterwards can rely on it being shallow.
-      if (!bodyDepthWithin(body.raw() === null ? body.value() : null, options.bodyMaxDepth)) {
-        state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
+      if (!bodyDepthWithin(body.raw() === null ? body.value() : null, settings.bodyMaxDepth)) {
+        state.log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: settings.bodyMaxDepth });
         return failed({ status: 400, detail: BODY_TOO_DEEP });
       }
       const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
@@ -207,13 +220,19 @@ async function readBody(request: Request, limit: number): Promise<Buffer | 'too-
   if (request.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  // Node's web streams are async iterables; leaving the loop early cancels the stream.
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) return 'too-large';
-    chunks.push(chunk);
+  const reader = request.body.getReader();
+  for (;;) {
+    // A request body's chunks are bytes (the fetch standard); the platform's types leave them `any`.
+    const { done, value } = (await reader.read()) as { done: true; value?: undefined } | { done: false; value: Uint8Array };
+    if (done) return Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > limit) {
+      // The rest is not read: cancelling tells the sender's side to stop.
+      await reader.cancel();
+      return 'too-large';
+    }
+    chunks.push(value);
   }
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -257,7 +276,7 @@ async function withFile(wire: WireResponse, range: string | undefined): Promise<
   if (wire.body.kind !== 'file') return wire;
   const { path } = wire.body;
   const info = await stat(path);
-  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  if (!info.isFile()) throw new FrameworkError('http.not-a-file', `${path} is not a file`);
   if (!wire.headers.has('content-type')) {
     const type = mimeLookup(path) || 'application/octet-stream';
     wire.headers.set('content-type', type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type);

@@ -1,11 +1,13 @@
 import { badRequest } from '@hapi/boom';
 import type { Lifecycle, Request } from '@hapi/hapi';
-import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { BODY_TOO_DEEP } from '../kernel/refusal-messages.js';
 import { canonicalHost } from '../../../domain/http/trusted-hosts.js';
 import { RequestBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
 import type { Dispatch } from '../kernel/dispatch.js';
-import { FORM_TOO_LARGE, publicFileCache } from '../kernel/front.js';
+import { formNamesRefusal, nestFormNames } from '../kernel/form-names.js';
+import { FORM_TOO_LARGE, bodyKind, publicFileCache } from '../kernel/front.js';
 import { rangeFits } from '../kernel/public-files.js';
 import type { PublicFiles } from '../kernel/public-files.js';
 import type { KernelRequest } from '../kernel/request.js';
@@ -31,6 +33,17 @@ export interface HapiDispatchOptions {
 export function hapiDispatcher(options: HapiDispatchOptions): Lifecycle.Method {
   return async (request: Request, h) => {
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
+    // Bracketed form names become groups and lists (`items[0][name]`), before anything reads the body.
+    const payload: unknown = request.payload;
+    if (bodyKind(request.headers) !== 'other' && request.route.settings.app?.fwRawBody !== true && typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload)) {
+      const nested = nestFormNames(payload as Record<string, unknown>, options.bodyMaxDepth);
+      if (!nested.ok) {
+        stateOf(request).log.warn('a form with bracketed names past BODY_MAX_DEPTH or the list limit was refused', { reason: nested.reason, maxDepth: options.bodyMaxDepth });
+        throw badRequest(formNamesRefusal(nested.reason));
+      }
+      // hapi's types mark `payload` read-only; the kernel reads it from here on.
+      (request as { payload: unknown }).payload = nested.fields;
+    }
     // Before anything reads the body (the method override, old input, validation, handlers):
     // whatever walks it afterwards can rely on it being shallow.
     if (!bodyDepthWithin(request.payload, options.bodyMaxDepth)) {

@@ -1,4 +1,5 @@
 import { tmpdir } from 'node:os';
+import { answerHealthFirst } from './health-first.js';
 import { join } from 'node:path';
 import Hapi from '@hapi/hapi';
 import type { Server } from '@hapi/hapi';
@@ -31,6 +32,7 @@ export interface HttpKernelOptions extends KernelOptions {
  */
 export async function createHttpKernel(options: HttpKernelOptions): Promise<Server> {
   const kernel = createKernel(options);
+  const { settings, services } = options;
   const server = Hapi.server({
     host: options.host,
     port: options.port,
@@ -47,25 +49,27 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
 
   const { publicFiles, https } = kernel;
   // Registered first: a page made from one of hapi's errors still gets the headers below.
-  formTooLargeAnswers(server, options.uploadMaxBytes);
+  formTooLargeAnswers(server, settings.uploadMaxBytes);
   hapiErrorPages(server, kernel);
-  securityHeadersStage(server, { https, trustedProxies: options.trustedProxies, random: options.random, logger: options.logger });
+  const front = { https, trustedProxies: settings.trustedProxies, random: services.random, logger: services.logger };
+  answerHealthFirst(server.listener, front);
+  securityHeadersStage(server, front);
   accessLogStage(server);
-  trustedHostsStage(server, options.trustedHosts);
-  bodyLimitStage(server, options.uploadMaxBytes);
+  trustedHostsStage(server, settings.trustedHosts);
+  bodyLimitStage(server, settings.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
-  if (options.devTools !== undefined) liveReloadRoute(server, options.devTools);
-  uploadStage(server, { maxBytes: options.uploadMaxBytes, tempDir: options.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => options.clock.now(), translator: options.forms.translator });
-  const storage = options.storage;
-  if (storage !== undefined) storageRoutes(server, { storage, publicFolders: options.publicStorage ?? [], signing: { key: options.keys.signedUrls, clock: options.clock } });
+  if (services.devTools !== undefined) liveReloadRoute(server, services.devTools);
+  uploadStage(server, { maxBytes: settings.uploadMaxBytes, tempDir: settings.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => services.clock.now(), translator: services.forms.translator });
+  const storage = services.storage;
+  if (storage !== undefined) storageRoutes(server, { storage, publicFolders: settings.publicStorage ?? [], signing: { key: services.keys.signedUrls, clock: services.clock } });
 
-  const dispatch = hapiDispatcher({ dispatch: kernel.dispatch, publicFiles, send: { sealer: options.sealer, https }, bodyMaxDepth: options.bodyMaxDepth });
+  const dispatch = hapiDispatcher({ dispatch: kernel.dispatch, publicFiles, send: { sealer: services.sealer, https }, bodyMaxDepth: settings.bodyMaxDepth });
   server.route({
     method: '*',
     path: '/{path*}',
     options: {
       payload: {
-        maxBytes: options.uploadMaxBytes,
+        maxBytes: settings.uploadMaxBytes,
         output: 'data',
         parse: true,
         multipart: { output: 'data' },
@@ -74,6 +78,6 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
     handler: dispatch,
   });
   // Webhook paths keep their body's bytes for the signature check.
-  rawBodyRoutes(server, kernel.rawBodyPaths, { maxBytes: options.uploadMaxBytes, handler: dispatch });
+  rawBodyRoutes(server, kernel.rawBodyPaths, { maxBytes: settings.uploadMaxBytes, handler: dispatch });
   return server;
 }

@@ -1,5 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import type { RequestState } from '../kernel/request.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 declare module '@hapi/hapi' {
   interface RequestApplicationState {
@@ -10,6 +11,6 @@ declare module '@hapi/hapi' {
 /** The state the first stages set; every later stage can rely on it. */
 export function stateOf(request: Request): RequestState {
   const state = request.app.fw;
-  if (state === undefined) throw new Error('The fw pipeline did not run its first stages for this request');
+  if (state === undefined) throw new FrameworkError('http.pipeline-skipped', 'The fw pipeline did not run its first stages for this request');
   return state;
 }

@@ -1,7 +1,7 @@
 import type { User } from '../../../domain/users/user.js';
 import type { AccessPolicy } from '../../../ports/access-policy.js';
 import { HttpAbort } from './http-error.js';
-import { FORBIDDEN } from '../../../domain/http/guards.js';
+import { GUARD_MESSAGES } from './refusal-messages.js';
 
 /**
  * The signed-in user as handlers see it (`ctx.user`): the user record's public fields, role and
@@ -56,7 +56,7 @@ export class AuthUser {
 
   /** Stops the handler with 403 unless `can(ability, resource)`. */
   async authorize(ability: string, ...resource: [unknown?]): Promise<void> {
-    if (!(await this.can(ability, ...resource))) throw new HttpAbort(403, FORBIDDEN);
+    if (!(await this.can(ability, ...resource))) throw new HttpAbort(403, GUARD_MESSAGES.forbidden);
   }
 
   /** Whether the bearer token may do `ability`; sessions and unrestricted tokens may do anything. */

@@ -1,5 +1,6 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { BODY_TOO_DEEP, bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { BODY_TOO_DEEP } from './refusal-messages.js';
 import { HttpAbort } from './http-error.js';
 
 /**

@@ -14,6 +14,8 @@ import { findBoundRow } from './found.js';
 import { cookieValues } from './cookie-header.js';
 import type { Cookies } from './cookies.js';
 import { HttpAbort } from './http-error.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
+import type { ErrorCode } from '../../../domain/shared/errors.js';
 import { Redirect, combine, json } from './replies.js';
 import type { Reply } from './replies.js';
 import type { ContextKey, ServiceKey, CurrentRoute, Handler, PathParameters, RequestContext, RequestValues, RouteUrls } from './request-context.js';
@@ -54,12 +56,20 @@ export interface ContextShared {
   storage: RequestStorage | null;
 }
 
-/** A handler stops with this reply (a failed form's way back): the views stage sends it. */
-export class StopWithReply extends Error {
+/**
+ * A handler stops with this reply (a failed form's way back): the views stage sends it as if the
+ * handler had returned it. With `abort(status)` for a status, the one way to stop from deep in a
+ * handler's helpers (docs/errors.md).
+ */
+export class StopWithReply extends FrameworkError {
   constructor(readonly reply: Reply) {
-    super('The request stopped with a reply');
-    this.name = 'StopWithReply';
+    super('http.stop-with-reply', 'The request stopped with a reply');
   }
+}
+
+/** Stops the request with `reply` wherever it is called: `stopWith(Redirect.back())`. */
+export function stopWith(reply: Reply): never {
+  throw new StopWithReply(reply);
 }
 
 export interface MatchedRoute {
@@ -70,10 +80,9 @@ export interface MatchedRoute {
 }
 
 /** Thrown for a programmer's mistake that must answer 500 with a message naming it. */
-export class KernelMisuse extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'KernelMisuse';
+export class KernelMisuse extends FrameworkError {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message);
   }
 }
 
@@ -217,7 +226,7 @@ export class KernelContext implements RequestContext {
   }
 
   get session(): Session {
-    if (this.attached === null) throw new KernelMisuse('The session is read before the session stage ran');
+    if (this.attached === null) throw new KernelMisuse('http.session-before-stage', 'The session is read before the session stage ran');
     return this.attached;
   }
 
@@ -310,12 +319,12 @@ export class KernelContext implements RequestContext {
   }
 
   get storage(): RequestStorage {
-    if (this.shared.storage === null) throw new KernelMisuse('This app has no storage disks: ctx.storage needs the kernel built with `storage`');
+    if (this.shared.storage === null) throw new KernelMisuse('http.no-storage', 'This app has no storage disks: ctx.storage needs the kernel built with `storage`');
     return this.shared.storage;
   }
 
   provided<T>(key: ContextKey<T>): T {
-    if (!this.shared.provided.has(key)) throw new KernelMisuse(`Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
+    if (!this.shared.provided.has(key)) throw new KernelMisuse('app.nothing-provided', `Nothing was provided for ${key.description ?? 'a key'}: call App.provide(key, value)`);
     return this.shared.provided.get(key) as T;
   }
 
@@ -335,7 +344,7 @@ class CurrentValues implements RequestValues {
   private readonly values = new Map<symbol, unknown>();
 
   get<T>(key: ContextKey<T>): T {
-    if (!this.values.has(key)) throw new KernelMisuse(`No middleware set ${key.description ?? 'a key'} for this request`);
+    if (!this.values.has(key)) throw new KernelMisuse('http.no-current', `No middleware set ${key.description ?? 'a key'} for this request`);
     return this.values.get(key) as T;
   }
 
@@ -351,7 +360,7 @@ class CurrentValues implements RequestValues {
 function pathParameters(matched: MatchedRoute): PathParameters {
   const read = (name: string): string => {
     const value = matched.params[name];
-    if (value === undefined) throw new KernelMisuse(`The route ${matched.pattern} has no parameter {${name}}`);
+    if (value === undefined) throw new KernelMisuse('http.no-route-param', `The route ${matched.pattern} has no parameter {${name}}`);
     return value;
   };
   return {

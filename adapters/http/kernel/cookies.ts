@@ -1,3 +1,4 @@
+import { MisuseError } from '../../../domain/shared/errors.js';
 /**
  * A cookie to set, as a value: `SetCookie.make('theme', 'dark').maxAge(86_400)`. Defaults:
  * `Path=/`, `HttpOnly`, `SameSite=Lax`, `Secure` when APP_URL is https, and no expiry (the
@@ -17,14 +18,14 @@ export class SetCookie {
       readonly sameSite: 'Lax' | 'Strict';
     },
   ) {
-    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/u.test(name)) throw new TypeError(`"${name}" is not a valid cookie name`);
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/u.test(name)) throw new MisuseError('http.bad-cookie', `"${name}" is not a valid cookie name`);
   }
 
   static make(name: string, value: string): SetCookie {
     // Checked here, where the handler's stack points at the mistake: hapi would refuse it only
     // while sending, after the error pages ran, with a bare 500 and no security headers.
     if (typeof value !== 'string' || !COOKIE_TEXT.test(value)) {
-      throw new TypeError(`The value of cookie "${name}" must be printable ASCII without ';': encode it (encodeURIComponent) or use SetCookie.encrypted`);
+      throw new MisuseError('http.bad-cookie', `The value of cookie "${name}" must be printable ASCII without ';': encode it (encodeURIComponent) or use SetCookie.encrypted`);
     }
     return new SetCookie(name, value, DEFAULTS);
   }
@@ -39,13 +40,13 @@ export class SetCookie {
   }
 
   maxAge(seconds: number): SetCookie {
-    if (!Number.isInteger(seconds) || seconds < 0) throw new TypeError('maxAge takes whole seconds');
+    if (!Number.isInteger(seconds) || seconds < 0) throw new MisuseError('http.bad-cookie', 'maxAge takes whole seconds');
     return new SetCookie(this.name, this.value, { ...this.options, maxAgeSeconds: seconds });
   }
 
   path(path: string): SetCookie {
     // Same reason as in make(): hapi refuses a path with ';' or control characters only while sending.
-    if (!path.startsWith('/') || !COOKIE_TEXT.test(path)) throw new TypeError('a cookie path starts with / and is printable ASCII without ;');
+    if (!path.startsWith('/') || !COOKIE_TEXT.test(path)) throw new MisuseError('http.bad-cookie', 'a cookie path starts with / and is printable ASCII without ;');
     return new SetCookie(this.name, this.value, { ...this.options, path });
   }
 

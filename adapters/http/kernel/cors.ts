@@ -11,6 +11,7 @@ import { Header, status, text, withExtras } from './replies.js';
 import type { Reply } from './replies.js';
 import type { Middleware } from './request-context.js';
 import { StopWithReply, headerText } from './context.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 
 type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -81,7 +82,7 @@ function preflightTarget<H>(table: RouteTable<H>, request: PreflightRequest, met
  * headers, so it also works deeper in the onion.
  */
 export function corsMiddleware(policies: readonly CorsPolicy[]): Middleware {
-  if (policies.length === 0) throw new TypeError('corsMiddleware needs at least one policy');
+  if (policies.length === 0) throw new MisuseError('cors.no-policy', 'corsMiddleware needs at least one policy');
   return async (ctx, next) => {
     // No Access-Control-Request-Method: preflights were answered before the onion.
     const { headers } = corsDecisionAmong(policies, { method: ctx.method, origin: headerText(ctx.headers['origin']) });

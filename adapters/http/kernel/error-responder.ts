@@ -88,7 +88,9 @@ function debugDetails(request: ErrorRequest, error: unknown): Record<string, unk
 export function describe(error: unknown): Record<string, unknown> | undefined {
   if (error === undefined) return undefined;
   if (!(error instanceof Error)) return { message: typeof error === 'string' ? error : 'a value that is not an Error was thrown' };
-  return { name: error.name, message: error.message, stack: error.stack };
+  const code = (error as { code?: unknown }).code;
+  // fw's errors carry a stable code (docs/errors.md): the log can be searched by it.
+  return typeof code === 'string' ? { name: error.name, code, message: error.message, stack: error.stack } : { name: error.name, message: error.message, stack: error.stack };
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

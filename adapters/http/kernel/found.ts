@@ -15,7 +15,7 @@ export async function findBoundRow<Row>(ctx: RequestContext, records: RecordFind
   const query = foundQuery(model.binding, ctx.params.all, scope, param);
   switch (query.kind) {
     case 'misuse':
-      throw new KernelMisuse(`The route ${ctx.route.path} cannot find a '${model.binding.table}' row: ${query.reason}`);
+      throw new KernelMisuse('http.bad-model-binding', `The route ${ctx.route.path} cannot find a '${model.binding.table}' row: ${query.reason}`);
     case 'no-row':
       throw new HttpAbort(404, '');
     case 'find': {

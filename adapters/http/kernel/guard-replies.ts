@@ -1,5 +1,6 @@
 import type { GuardRefusal } from '../../../domain/http/guards.js';
 import { HttpAbort } from './http-error.js';
+import { GUARD_MESSAGES } from './refusal-messages.js';
 import { HxHeader, Redirect, combine, json, status } from './replies.js';
 import type { Reply } from './replies.js';
 import type { KernelContext } from './context.js';
@@ -18,7 +19,7 @@ export function guardReply(ctx: KernelContext, outcome: GuardRefusal): Reply {
       // followed inside the XMLHttpRequest and swapped into the fragment's place.
       return combine(status(204), HxHeader.redirect(outcome.to));
     case 'refuse':
-      if (outcome.json) return json({ message: outcome.message }, outcome.status);
-      throw new HttpAbort(outcome.status, outcome.message);
+      if (outcome.json) return json({ message: GUARD_MESSAGES[outcome.reason] }, outcome.status);
+      throw new HttpAbort(outcome.status, GUARD_MESSAGES[outcome.reason]);
   }
 }

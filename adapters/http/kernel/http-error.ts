@@ -1,8 +1,10 @@
+import { FrameworkError, MisuseError } from '../../../domain/shared/errors.js';
+
 /**
  * A handler stops with a status and a message a visitor may read (`abort(404, 'No such
  * product')`). The message is shown as it is, so it must not carry internal details.
  */
-export class HttpAbort extends Error {
+export class HttpAbort extends FrameworkError {
   readonly status: number;
   readonly headers: Record<string, string>;
 
@@ -12,14 +14,13 @@ export class HttpAbort extends Error {
     const limit = Error.stackTraceLimit;
     if (status < 500) Error.stackTraceLimit = 0;
     try {
-      super(message);
+      super('http.abort', message);
     } finally {
       Error.stackTraceLimit = limit;
     }
     this.status = status;
     this.headers = headers;
-    this.name = 'HttpAbort';
-    if (!Number.isInteger(status) || status < 400 || status > 599) throw new TypeError(`abort needs a 4xx or 5xx status, got ${status}`);
+    if (!Number.isInteger(status) || status < 400 || status > 599) throw new MisuseError('http.bad-abort-status', `abort needs a 4xx or 5xx status, got ${status}`);
   }
 }
 

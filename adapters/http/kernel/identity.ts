@@ -58,7 +58,7 @@ export class Authenticator implements SessionAuth {
    */
   async logoutOtherDevices(): Promise<void> {
     const current = this.ctx.user;
-    if (current === null || current.viaToken) throw new KernelMisuse('logoutOtherDevices needs a user signed in by the session');
+    if (current === null || current.viaToken) throw new KernelMisuse('auth.needs-session-user', 'logoutOtherDevices needs a user signed in by the session');
     const ended = await this.services.endOtherSessions.execute(current.id);
     if (ended.kind === 'not-found') {
       this.logout();
@@ -73,7 +73,7 @@ export class Authenticator implements SessionAuth {
    */
   async adoptEpoch(epoch: number): Promise<void> {
     const current = this.ctx.user;
-    if (current === null || current.viaToken) throw new KernelMisuse('adoptEpoch needs a user signed in by the session');
+    if (current === null || current.viaToken) throw new KernelMisuse('auth.needs-session-user', 'adoptEpoch needs a user signed in by the session');
     await this.ctx.sessionDriver?.forgetSessionsOf(current.id);
     const { clock, random } = this.services;
     this.ctx.session.login(current.id, { epoch, now: clock.now(), newToken: newToken(random) });

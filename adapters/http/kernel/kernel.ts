@@ -17,7 +17,6 @@ import { requestStorage } from '../storage/request-storage.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { FormServices } from '../validation/form-context.js';
-import type { WebhookVerifier } from '../webhooks.js';
 import type { AsyncRequestOrigin } from './async-request-origin.js';
 import { dispatcher } from './dispatch.js';
 import type { Dispatch } from './dispatch.js';
@@ -28,7 +27,7 @@ import type { RequestState } from './request.js';
 import type { IdentityServices } from './identity.js';
 import { PublicFiles } from './public-files.js';
 import type { Handler, Middleware } from './request-context.js';
-import { compileRouteLayers } from './route-layers.js';
+import type { RouteLayerPlan } from './route-layers.js';
 import type { Sealer } from './sealer.js';
 import { CookieSessionDriver } from './session/cookie-session-driver.js';
 import { DatabaseSessionDriver } from './session/database-session-driver.js';
@@ -36,7 +35,6 @@ import { csrfStage } from './stages/csrf.js';
 import { maintenanceStage } from './stages/maintenance.js';
 import { sessionStage } from './stages/session.js';
 import { localeStage } from './stages/locale.js';
-import type { LimiterRule } from './stages/throttle.js';
 import { timeoutStage } from './stages/timeout.js';
 import { userStage } from './stages/user.js';
 import { formPageOf } from './form-page.js';
@@ -46,28 +44,34 @@ import type { AppInfo, SharedValue } from './view-globals.js';
 import { webhookPaths } from './webhook-routes.js';
 import type { DevTools } from '../dev-tools/dev-tools.js';
 
-export interface KernelOptions {
+/** Settings read once from the configuration. */
+export interface KernelSettings {
   app: AppInfo;
   /** APP_DEBUG on with APP_ENV=local: error pages show the request, the error and the template line. */
   debugPages: boolean;
   uploadMaxBytes: number;
   /** BODY_MAX_DEPTH: arrays and objects nested deeper in a body are refused with a 400 (by the transport, which reads bodies). */
   bodyMaxDepth: number;
-  /** Runs what handlers leave for after their answers; the app's stop waits for it. */
-  afterResponse: AfterResponseWork;
   requestTimeoutMs: number;
   trustedProxies: TrustedProxies;
   /** TRUSTED_HOSTS with APP_URL's host; any host when the setting is empty. */
   trustedHosts: TrustedHosts;
   sessionLifetimeMinutes: number;
-  /** `SESSION_DRIVER=database`: the store of the sessions; null keeps the whole session in its cookie. */
-  sessionStore: SessionStore | null;
-  /** Carries each request's address and id to the listeners of the events its handler publishes. */
-  origin: AsyncRequestOrigin;
-  /** The app's services container, for `ctx.service(key)`. */
-  services: (key: symbol) => unknown;
-  /** Users, API tokens, the app's access policy and the guards' pages. */
-  identity: IdentityServices;
+  /** Folders served at the site's root, the first holding a path wins: the app's `public/`, then the framework's. */
+  publicDirs: readonly string[];
+  /** Files in `public/` and templates may change while running (local development). */
+  watchFiles: boolean;
+  /** `App.xsrfCookie()`: the CSRF token also goes out as the script-readable `XSRF-TOKEN` cookie. */
+  xsrfCookie: boolean;
+  /** Local public disks: the URL path their files are served under (`/storage`) and their folder. */
+  publicStorage?: readonly { urlPath: string; root: string }[];
+  /** Where uploads wait while their request runs (UPLOAD_TMP_DIR); the system's temporary folder by default. */
+  uploadTempDir?: string;
+}
+
+/** The ports and adapters the pipeline calls, built by composition. */
+export interface KernelServices {
+  /** APP_KEY's derived keys (maintenance bypass, signed URLs). */
   keys: AppKeys;
   /** Seals cookies (the session cookie, `getEncrypted`): the iron sealer with keys derived from APP_KEY. */
   sealer: Sealer;
@@ -75,36 +79,52 @@ export interface KernelOptions {
   clock: Clock;
   random: RandomSource;
   renderer: ViewRenderer;
-  /** Folders served at the site's root, the first holding a path wins: the app's `public/`, then the framework's. */
-  publicDirs: readonly string[];
-  /** Files in `public/` and templates may change while running (local development). */
-  watchFiles: boolean;
-  table: RouteTable<Handler>;
-  appLayers: readonly Middleware[];
-  provided: ReadonlyMap<symbol, unknown>;
-  shares: readonly SharedValue[];
-  /** The counters of rate limits (CACHE_STORE). */
+  /** `SESSION_DRIVER=database`: the store of the sessions; null keeps the whole session in its cookie. */
+  sessionStore: SessionStore | null;
+  /** Ended logins of cookie sessions (CACHE_STORE). */
   cacheStore: CacheStore;
-  /** `App.rateLimiter(name, rule)`: the limiters `.throttleBy(name)` uses. */
-  rateLimiters: ReadonlyMap<string, LimiterRule>;
-  /** `App.xsrfCookie()`: the CSRF token also goes out as the script-readable `XSRF-TOKEN` cookie. */
-  xsrfCookie: boolean;
-  /** Whether the site is down for maintenance (`fwx down`). */
-  maintenance: MaintenanceSwitch;
+  /** Users, API tokens, the app's access policy and the guards' pages. */
+  identity: IdentityServices;
   /** What form validation reaches beyond the input (unique/exists, current password). */
   forms: FormServices;
   /** Rows for route model binding (`ctx.found`). */
   records: RecordFinder;
-  /** `App.webhook(name, verifier)`: the signature checks of `Routes.webhook` routes. */
-  webhooks: ReadonlyMap<string, WebhookVerifier>;
+  /** Whether the site is down for maintenance (`fwx down`). */
+  maintenance: MaintenanceSwitch;
+  /** The app's services container, for `ctx.service(key)`. */
+  container: (key: symbol) => unknown;
+  /** Carries each request's address and id to the listeners of the events its handler publishes. */
+  origin: AsyncRequestOrigin;
+  /** Runs what handlers leave for after their answers; the app's stop waits for it. */
+  afterResponse: AfterResponseWork;
   /** The storage disks: local public files served under their path, temporary links, `storage_url()`. */
   storage?: Storage;
-  /** Local public disks: the URL path their files are served under (`/storage`) and their folder. */
-  publicStorage?: readonly { urlPath: string; root: string }[];
-  /** Where uploads wait while their request runs (UPLOAD_TMP_DIR); the system's temporary folder by default. */
-  uploadTempDir?: string;
   /** APP_DEBUG on with APP_ENV=local only: live reload (`/_fw/live`) and the request inspector (`/_fw/debug`). */
   devTools?: DevTools | undefined;
+}
+
+/** What the app declared, compiled once at start. */
+export interface KernelPlans {
+  table: RouteTable<Handler>;
+  /**
+   * Each route's own layers compiled into its plan (`compileRouteLayers`: middleware, CSRF
+   * exemption, webhook, ETag, live form); an unknown layer or a limiter or webhook check the app
+   * did not register has already stopped start-up.
+   */
+  routeLayers: ReadonlyMap<object, RouteLayerPlan>;
+  /** `App.layer` middleware, first added outermost. */
+  appLayers: readonly Middleware[];
+  /** `App.provide` values (`ctx.provided(key)`). */
+  provided: ReadonlyMap<symbol, unknown>;
+  /** `App.share` values every view receives. */
+  shares: readonly SharedValue[];
+}
+
+/** What the kernel is made of: settings, services, and the app's compiled plans. */
+export interface KernelOptions {
+  settings: KernelSettings;
+  services: KernelServices;
+  plans: KernelPlans;
 }
 
 /** What an error page made by the transport knows of its request. */
@@ -146,47 +166,48 @@ export interface Kernel {
  * each transport runs them itself.
  */
 export function createKernel(options: KernelOptions): Kernel {
-  const https = options.app.url.startsWith('https://');
-  const renderer = options.renderer;
-  const errors = new ErrorResponder(renderer, options.debugPages);
-  const publicFiles = new PublicFiles(options.publicDirs, options.watchFiles, mountedClientFiles());
-  const sealer = options.sealer;
-  const appOrigin = new URL(options.app.url).origin;
-  const storage = options.storage;
+  const { settings, services, plans } = options;
+  const https = settings.app.url.startsWith('https://');
+  const renderer = services.renderer;
+  const errors = new ErrorResponder(renderer, settings.debugPages);
+  const publicFiles = new PublicFiles(settings.publicDirs, settings.watchFiles, mountedClientFiles());
+  const sealer = services.sealer;
+  const appOrigin = new URL(settings.app.url).origin;
+  const storage = services.storage;
   const globalsOptions = {
-    app: options.app,
+    app: settings.app,
     renderer,
     publicFiles,
-    shares: options.shares,
+    shares: plans.shares,
     ...(storage === undefined ? {} : { storageUrl: (key: string, disk?: string) => storageUrl(storage, key, disk) }),
   };
 
   const driver =
-    options.sessionStore === null
-      ? new CookieSessionDriver(sealer, options.sessionLifetimeMinutes, options.cacheStore)
-      : new DatabaseSessionDriver(options.sessionStore, options.random, options.sessionLifetimeMinutes, options.logger);
+    services.sessionStore === null
+      ? new CookieSessionDriver(sealer, settings.sessionLifetimeMinutes, services.cacheStore)
+      : new DatabaseSessionDriver(services.sessionStore, services.random, settings.sessionLifetimeMinutes, services.logger);
   const frameworkStages = [
-    sessionStage({ driver, clock: options.clock, random: options.random }),
-    localeStage(options.forms.translator),
+    sessionStage({ driver, clock: services.clock, random: services.random }),
+    localeStage(services.forms.translator),
     // The request inspector (local debugging only) sees the session as it came and as it goes.
-    ...(options.devTools?.stages() ?? []),
-    viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin, formPage: (request) => formPageOf(options.table, request) }),
+    ...(services.devTools?.stages() ?? []),
+    viewsStage({ renderer, errors, globals: (ctx) => viewGlobals(ctx, globalsOptions), appOrigin, formPage: (request) => formPageOf(plans.table, request) }),
     // The user and CSRF stages run inside the views stage (the spec lists them just before it),
     // so a bearer token's 401 and the 419 are pages or JSON like every other error.
-    userStage(options.identity),
-    csrfStage({ xsrfCookie: options.xsrfCookie }),
-    maintenanceStage({ maintenance: options.maintenance, key: options.keys.maintenanceBypass, clock: options.clock, logger: options.logger }),
-    timeoutStage(options.requestTimeoutMs),
+    userStage(services.identity),
+    csrfStage({ xsrfCookie: settings.xsrfCookie }),
+    maintenanceStage({ maintenance: services.maintenance, key: services.keys.maintenanceBypass, clock: services.clock, logger: services.logger }),
+    timeoutStage(settings.requestTimeoutMs),
   ];
 
   const dispatch = dispatcher({
-    table: options.table,
-    shared: { table: options.table, appUrl: options.app.url, locale: options.app.locale, provided: options.provided, sealer, forms: options.forms, signing: { key: options.keys.signedUrls, clock: options.clock }, identity: options.identity, records: options.records, services: options.services, storage: storage === undefined ? null : requestStorage(storage) },
+    table: plans.table,
+    shared: { table: plans.table, appUrl: settings.app.url, locale: settings.app.locale, provided: plans.provided, sealer, forms: services.forms, signing: { key: services.keys.signedUrls, clock: services.clock }, identity: services.identity, records: services.records, services: services.container, storage: storage === undefined ? null : requestStorage(storage) },
     frameworkStages,
-    appLayers: options.appLayers,
-    routeLayers: compileRouteLayers(options.table, { store: options.cacheStore, clock: options.clock, rateLimiters: options.rateLimiters, identity: options.identity, webhooks: options.webhooks }),
-    origin: options.origin,
-    afterResponse: options.afterResponse,
+    appLayers: plans.appLayers,
+    routeLayers: plans.routeLayers,
+    origin: services.origin,
+    afterResponse: services.afterResponse,
   });
   const errorPage = (request: FrontRequest, answer: ErrorAnswer): Promise<ErrorPage> =>
     errors.respond(
@@ -197,7 +218,7 @@ export function createKernel(options: KernelOptions): Kernel {
         requestId: request.state.requestId,
         log: request.state.log,
         globals: () => ({
-          app: options.app,
+          app: settings.app,
           request: { path: request.path, query: request.query, route: null, htmx: request.headers['hx-request'] === 'true', boosted: request.headers['hx-boosted'] === 'true' },
           csp_nonce: () => request.state.nonce,
         }),
@@ -206,8 +227,8 @@ export function createKernel(options: KernelOptions): Kernel {
     );
   const keepsRawBody = (request: { method: string; host: string; path: string }): boolean => {
     if (request.method !== 'POST') return false;
-    const match = matchRoute(options.table, request);
+    const match = matchRoute(plans.table, request);
     return match.kind === 'matched' && match.route.layers.some((layer) => layer.kind === 'webhook');
   };
-  return { dispatch, publicFiles, errors, errorPage, https, rawBodyPaths: webhookPaths(options.table), keepsRawBody, options };
+  return { dispatch, publicFiles, errors, errorPage, https, rawBodyPaths: webhookPaths(plans.table), keepsRawBody, options };
 }

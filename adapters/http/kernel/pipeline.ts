@@ -1,6 +1,7 @@
 import type { Reply } from './replies.js';
 import type { Middleware } from './request-context.js';
 import type { KernelContext } from './context.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** A framework stage: like a middleware, with the kernel's own view of the context. */
 export type Stage = (ctx: KernelContext, next: () => Promise<Reply>) => Promise<Reply>;
@@ -16,7 +17,7 @@ export function runOnion(ctx: KernelContext, layers: readonly (Stage | Middlewar
     let called = false;
     return Promise.resolve(
       layer(ctx, () => {
-        if (called) throw new Error('next() was called twice by one middleware');
+        if (called) throw new FrameworkError('http.next-twice', 'next() was called twice by one middleware');
         called = true;
         return step(index + 1);
       }),

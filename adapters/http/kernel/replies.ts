@@ -7,6 +7,7 @@ import { checkStorageKey } from '../../../domain/storage/storage-key.js';
 import type { Storage, StorageDisk } from '../../../ports/storage.js';
 import type { SetCookie } from './cookies.js';
 import { HttpAbort } from './http-error.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 
 /** Where an out-of-band piece goes (htmx's swap styles that use the piece's content). */
 export type OobSwap = 'innerHTML' | 'beforeend' | 'afterbegin' | 'beforebegin' | 'afterend';
@@ -50,7 +51,7 @@ export class View {
    * The piece's HTML is flow content (wrapped in a `<div>` on the wire): table rows need their table.
    */
   also(target: string, piece: View, swap: OobSwap = 'innerHTML'): View {
-    if (target.trim() === '') throw new TypeError('View.also needs the selector of the element to update');
+    if (target.trim() === '') throw new MisuseError('http.bad-reply', 'View.also needs the selector of the element to update');
     return new View(this.template, this.data, this.block, this.status, [...this.pieces, { target, view: piece, swap }]);
   }
 }
@@ -268,7 +269,7 @@ export class Header {
   ) {}
 
   static make(name: string, value: string): Header {
-    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/u.test(name)) throw new TypeError(`"${name}" is not a valid header name`);
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/u.test(name)) throw new MisuseError('http.bad-reply', `"${name}" is not a valid header name`);
     return new Header(name, value);
   }
 }

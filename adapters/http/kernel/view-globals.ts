@@ -6,6 +6,7 @@ import type { PublicFiles } from './public-files.js';
 import { queryFieldsHtml, seoHtml } from './page-head.js';
 import { TEMPLATE_ABILITIES, TemplateAbilities } from './template-abilities.js';
 import { fwHead, fwUi } from './client-assets.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** The flash key toasts wait under until the page that shows them. */
 export const TOASTS_KEY = 'fw:toasts';
@@ -74,7 +75,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   const flash: Record<string, unknown> = {};
   for (const key of session?.flashed() ?? []) if (!key.startsWith('_') && key !== TOASTS_KEY) flash[key] = session?.get(key);
 
-  const globals: Record<string, unknown> = {
+  const globals: Record<string | symbol, unknown> = {
     app: { ...options.app, locale: ctx.locale },
     request: { path: ctx.path, query, route: ctx.route.name, htmx: ctx.hx.request, boosted: ctx.hx.boosted },
     auth: { check: ctx.user !== null, user: ctx.user?.forViews() ?? null },
@@ -94,7 +95,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
     },
     asset: (path: string) => options.publicFiles.assetUrl(path),
     storage_url: (key: string, disk?: string) => {
-      if (options.storageUrl === undefined) throw new Error('storage_url() needs the app\'s storage disks');
+      if (options.storageUrl === undefined) throw new FrameworkError('http.no-storage', 'storage_url() needs the app\'s storage disks');
       return options.storageUrl(String(key), disk === undefined ? undefined : String(disk));
     },
     route_is: (...patterns: string[]) => ctx.route.is(...patterns),
@@ -115,7 +116,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   (globals['auth'] as Record<string, unknown>)['roles'] = ctx.user === null ? [] : await ctx.user.roles();
   const abilities = new TemplateAbilities(ctx.user);
   globals['can'] = abilities.can;
-  globals[TEMPLATE_ABILITIES as unknown as string] = abilities;
+  globals[TEMPLATE_ABILITIES] = abilities;
   globals['query_fields'] = (...names: unknown[]) => renderer.safe(queryFieldsHtml(query, splitKeywords(names).positional.flat().map(String)));
   globals['seo'] = (...args: unknown[]) => {
     const { positional, keywords } = splitKeywords(args);

@@ -4,6 +4,7 @@ import { Combined, Download, Header, HxHeader, JsonReply, Redirect, StatusReply,
 import type { Reply } from './replies.js';
 import { RawReply, ResolvedRedirect } from './resolved-replies.js';
 import type { Sealer } from './sealer.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What goes on the wire as the body: each transport writes these its own way. */
 export type WireBody =
@@ -71,7 +72,7 @@ export async function toWire(reply: Reply, options: WireOptions): Promise<WireRe
     response.headers.set('x-content-type-options', 'nosniff');
     return response;
   }
-  if (reply instanceof View || reply instanceof Redirect) throw new Error('A view or redirect reached the wire without the views stage');
+  if (reply instanceof View || reply instanceof Redirect) throw new FrameworkError('http.unresolved-reply', 'A view or redirect reached the wire without the views stage');
   if (typeof reply === 'string') return wire(200, 'text/html; charset=utf-8', { kind: 'text', text: reply });
   if (reply === null) return wire(204, null, { kind: 'empty' });
   return wire(200, 'application/json; charset=utf-8', { kind: 'text', text: JSON.stringify(reply) });

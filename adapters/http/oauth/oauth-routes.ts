@@ -13,6 +13,7 @@ import { Redirect, Toast, combine, json } from '../kernel/replies.js';
 import { NEEDS_SESSION_KEY, noticeText, translatedNotice } from './oauth-messages.js';
 import type { Reply } from '../kernel/replies.js';
 import type { Handler, RequestContext } from '../kernel/request-context.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What the social-login routes need, resolved per request from the app's container. */
 export interface OAuthServices {
@@ -125,7 +126,7 @@ export function oauthRoutes(services: (ctx: RequestContext) => OAuthServices, op
       case 'link-and-log-in':
       case 'register': {
         const user = result.user;
-        if (user === null) throw new Error(`A '${outcome.kind}' outcome came without its user`);
+        if (user === null) throw new FrameworkError('oauth.outcome-without-user', `A '${outcome.kind}' outcome came without its user`);
         // The login waits at the two-factor challenge when the user has it on; `LoggedInWith`
         // says which it was, and `LoggedIn` fires once the session is the user's.
         return loginReply(await completeLogin.afterFirstStep({ session: ctx.session, user, remember: outcome.remember, provider }), options.redirectTo);

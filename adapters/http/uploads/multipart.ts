@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { readFileFacts } from './file-facts.js';
 import { Upload, displayName } from './upload.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 export interface MultipartLimits {
   /** The whole body, in bytes (UPLOAD_MAX_SIZE). */
@@ -31,14 +32,13 @@ export const DEFAULT_MULTIPART_LIMITS: Omit<MultipartLimits, 'maxBytes'> = {
 export type MultipartFailure = 'too-large' | 'too-many-parts' | 'malformed' | 'timeout';
 
 /** A body refused; `status` and `message` are what the visitor is told. */
-export class MultipartError extends Error {
+export class MultipartError extends FrameworkError {
   constructor(
     readonly reason: MultipartFailure,
     readonly status: 400 | 408 | 413,
     message: string,
   ) {
-    super(message);
-    this.name = 'MultipartError';
+    super('http.multipart', message);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Struct, optional, string } from 'superstruct';
 import type { Coercer } from 'superstruct';
+import { planField } from './struct-walk.js';
 import { readUnvalidated } from './unvalidated-reading.js';
 
 /**
@@ -18,8 +19,9 @@ function blankToUndefined(value: unknown): unknown {
   return trimmed === '' ? undefined : trimmed;
 }
 
+/** Also planned for the fast walk (`struct-walk.ts`): the same coercer and check, called directly. */
 function field<T>(type: string, coercer: Coercer, accepts: (value: unknown) => boolean): Struct<T, null> {
-  return new Struct<T, null>({ type, schema: null, coercer, validator: (value) => accepts(value) });
+  return planField(new Struct<T, null>({ type, schema: null, coercer, validator: (value) => accepts(value) }), { coerce: coercer, accepts });
 }
 
 const CHECKED = new Set(['on', '1', 'true']);
@@ -96,16 +98,22 @@ const REPLACEMENT_CHARACTER = '\uFFFD';
  * no UTF-8 fails like a value that is no text.
  */
 export function text(options: { trim?: boolean } = {}): Struct<string, null> {
+  const { coerce, accepts } = textField(options);
+  return field<string>('text', coerce, accepts);
+}
+
+function textField(options: { trim?: boolean }): { coerce: Coercer; accepts: (value: unknown) => boolean } {
   const trim = options.trim ?? true;
-  return field<string>(
-    'text',
-    (value) => (trim ? blankToUndefined(value) : value === '' || value === null ? undefined : value),
-    (value) => typeof value === 'string' && !value.includes(REPLACEMENT_CHARACTER),
-  );
+  return {
+    coerce: (value) => (trim ? blankToUndefined(value) : value === '' || value === null ? undefined : value),
+    accepts: (value) => typeof value === 'string' && !value.includes(REPLACEMENT_CHARACTER),
+  };
 }
 
 export function optionalText(options: { trim?: boolean } = {}): Struct<string | undefined, null> {
-  return optional(text(options));
+  const { coerce, accepts } = textField(options);
+  // superstruct's `optional` keeps the coercer and lets `undefined` pass the check.
+  return planField(optional(field<string>('text', coerce, accepts)), { coerce, accepts: (value) => value === undefined || accepts(value) });
 }
 
 /**
@@ -115,23 +123,25 @@ export function optionalText(options: { trim?: boolean } = {}): Struct<string | 
 export function list(): Struct<string[], Struct<string, unknown>>;
 export function list<T>(item: Struct<T, unknown>): Struct<T[], Struct<T, unknown>>;
 export function list<T>(item?: Struct<T, unknown>): Struct<string[], Struct<string, unknown>> | Struct<T[], Struct<T, unknown>> {
-  return item === undefined ? listOf(string()) : listOf(item);
+  return item === undefined ? listOf(planField(string(), { coerce: (value) => value, accepts: (value) => typeof value === 'string' })) : listOf(item);
 }
 
 function listOf<T>(item: Struct<T, unknown>): Struct<T[], Struct<T, unknown>> {
-  return new Struct<T[], Struct<T, unknown>>({
+  const coerce: Coercer = (value) => {
+    if (value === undefined || value === null || value === '') return [];
+    if (Array.isArray(value)) return [...(value as unknown[])];
+    return typeof value === 'string' ? [value] : value;
+  };
+  const struct = new Struct<T[], Struct<T, unknown>>({
     type: 'list',
     schema: item,
-    coercer: (value) => {
-      if (value === undefined || value === null || value === '') return [];
-      if (Array.isArray(value)) return [...(value as unknown[])];
-      return typeof value === 'string' ? [value] : value;
-    },
+    coercer: coerce,
     validator: (value) => Array.isArray(value),
     *entries(value) {
       if (Array.isArray(value)) for (const [index, entry] of (value as unknown[]).entries()) yield [index, entry, item];
     },
   });
+  return planField(struct, { coerce, accepts: Array.isArray, item: item as Struct<unknown, unknown> });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Failure, Struct } from 'superstruct';
 import type { Shape, ShapeFailureKind, ShapeResult } from '../../../application/validation/shape.js';
 import { ruleValues } from './rule-values.js';
+import { DOES_NOT_FIT, rootContext, walkerOf } from './struct-walk.js';
 import { asUnvalidated } from './unvalidated-reading.js';
 
 /**
@@ -11,10 +12,14 @@ import { asUnvalidated } from './unvalidated-reading.js';
  * `unvalidated` reads the input as the spec's `Form<T>` does: no browser meanings (`on`).
  */
 export function superstructShape<T>(struct: Struct<T, unknown>, options: { unvalidated?: boolean } = {}): Shape<T> {
+  const walk = walkerOf(struct);
   return {
     parse(sent: unknown): ShapeResult<T> {
       // Read as the unvalidated body, fields take their type's plain meaning (`unvalidated-reading.ts`).
       const input = options.unvalidated === true ? asUnvalidated(sent) : sent;
+      // Input that fits takes the direct walk; superstruct's `validate` finds what does not (`struct-walk.ts`).
+      const walked = walk(input, rootContext(input));
+      if (walked !== DOES_NOT_FIT) return { ok: true, value: walked as T };
       // mask: input the struct does not declare (a CSRF token, `_method`) is dropped, not an error.
       const [failure, value] = struct.validate(input, { coerce: true, mask: true });
       if (failure === undefined) return { ok: true, value };

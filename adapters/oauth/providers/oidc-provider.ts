@@ -5,6 +5,7 @@ import { isProviderName } from '../../../domain/oauth/provider.js';
 import type { HttpClient } from '../../../ports/http-client.js';
 import type { OpenIdProvider, ProviderToken } from '../../../ports/identity-provider.js';
 import { SignInFailed } from '../../../ports/sign-in-protocol.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 
 export interface OidcProviderOptions {
   /** Used in URLs and stored in `oauth_accounts`: never change it once in use. */
@@ -24,7 +25,7 @@ export const OPENID_SCOPES: readonly string[] = Object.freeze(['openid', 'email'
 /** Any OpenID Connect provider (Keycloak, Auth0, …), found by discovery from its issuer. */
 export const OidcProvider = {
   discover(options: OidcProviderOptions): OpenIdProvider {
-    if (!isProviderName(options.name)) throw new TypeError(`A provider name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; got ${JSON.stringify(options.name)}`);
+    if (!isProviderName(options.name)) throw new MisuseError('oauth.bad-provider-name', `A provider name is 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit; got ${JSON.stringify(options.name)}`);
     const scopes = options.scopes ?? OPENID_SCOPES;
     return openIdProvider({
       name: options.name,

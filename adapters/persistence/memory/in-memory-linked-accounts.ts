@@ -2,6 +2,7 @@ import type { LinkedAccountData } from '../../../domain/oauth/callback-outcome.j
 import type { NewUser } from '../../../domain/users/user.js';
 import type { LinkedAccount, LinkedAccounts, LinkResult, RegisterAndLinkResult, UnlinkResult } from '../../../ports/linked-accounts.js';
 import type { UserRepository } from '../../../ports/user-repository.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /**
  * `oauth_accounts` in memory, for unit tests and embedding without a database. Users live in
@@ -39,7 +40,7 @@ export class InMemoryLinkedAccounts implements LinkedAccounts {
   async link(userId: number, account: LinkedAccountData, now: Date): Promise<LinkResult> {
     await this.dropLinksOfDeletedUsers();
     // SQL refuses a link to no user with a foreign-key error; a programmer's mistake, not a value.
-    if ((await this.users.findById(userId)) === null) throw new Error(`No user ${userId} to link a provider account to`);
+    if ((await this.users.findById(userId)) === null) throw new FrameworkError('oauth.no-user-to-link', `No user ${userId} to link a provider account to`);
     if (this.taken(account) || this.rows.some((link) => link.userId === userId && link.provider === account.provider)) return { kind: 'taken' };
     return { kind: 'linked', account: copy(this.insert(userId, account, now)) };
   }

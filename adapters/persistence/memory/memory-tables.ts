@@ -1,3 +1,4 @@
+import { FrameworkError } from '../../../domain/shared/errors.js';
 type Cell = string | number | boolean | null;
 export type MemoryRow = Readonly<Record<string, Cell>>;
 
@@ -22,7 +23,7 @@ export class MemoryTables {
 
   protected rowsOf(table: string): readonly MemoryRow[] {
     const rows = this.tables.get(table);
-    if (rows === undefined) throw new Error(`No table named ${table}`);
+    if (rows === undefined) throw new FrameworkError('data.no-table', `No table named ${table}`);
     return rows;
   }
 }

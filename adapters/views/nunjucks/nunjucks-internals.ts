@@ -42,6 +42,7 @@ export type RenderCallback = (error: unknown, output?: string) => void;
 export interface Runtime {
   ensureDefined(value: unknown, lineno: number, colno: number): unknown;
   handleError(error: unknown, lineno: number, colno: number): unknown;
+  makeMacro: (this: void, argNames: readonly string[], kwargNames: readonly string[], func: (this: unknown, ...args: unknown[]) => unknown) => (this: unknown, ...args: unknown[]) => unknown;
 }
 
 /** The signature of every compiled function: the template's `root` and one `b_<name>` per block. */
@@ -59,6 +60,13 @@ export interface TemplateError extends Error {
   colno?: number | undefined;
 }
 
+/** The compiler's own scopes (nunjucks' `Frame`, used at compile time): names → JavaScript expressions. */
+export interface CompileFrame {
+  set(name: string, value: string): void;
+  lookup(name: string): string | undefined | null;
+  push(isolateWrites?: boolean): CompileFrame;
+}
+
 interface Extension {
   preprocess?: (source: string) => string;
 }
@@ -71,7 +79,7 @@ interface Internals {
       throwOnUndefined: boolean,
     ) => { compile(ast: AstRoot): void; getCode(): string };
   };
-  runtime: Runtime;
+  runtime: Runtime & { Frame: new () => CompileFrame };
   nodes: { Import: new (...args: never[]) => ImportNode; FromImport: new (...args: never[]) => ImportNode } & Record<string, new (...args: never[]) => AstNode>;
   lib: { TemplateError: new (message: unknown, lineno?: number, colno?: number) => TemplateError };
 }
@@ -93,7 +101,8 @@ const transformer = requireCommonJs('nunjucks/src/transformer.js') as {
 
 export const parser = internals.parser;
 export const Compiler = internals.compiler.Compiler;
-export const baseRuntime = internals.runtime;
+export const baseRuntime: Runtime = internals.runtime;
+export const CompileFrame = internals.runtime.Frame;
 export const TemplateError = internals.lib.TemplateError;
 export const transform = transformer.transform;
 export const ImportNodes = [internals.nodes.Import, internals.nodes.FromImport] as const;

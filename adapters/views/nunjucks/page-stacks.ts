@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import nunjucks from 'nunjucks';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 type Keywords = Record<string, unknown> & { __keywords?: true };
 
@@ -90,7 +91,7 @@ export class PageStacks {
     const positional = keywords === last ? args.slice(0, -1) : args;
     const given = positional[0] ?? keywords['name'];
     const name = typeof given === 'string' ? given : '';
-    if (name === '') throw new Error(`${where === 'after' ? 'push' : 'prepend'}() needs the name of a stack`);
+    if (name === '') throw new FrameworkError('view.no-stack-name', `${where === 'after' ? 'push' : 'prepend'}() needs the name of a stack`);
     const onceKey = keywords['once'] ?? positional[2];
     if (onceKey !== undefined && onceKey !== null && onceKey !== false) {
       const key = `${name}\u0000${typeof onceKey === 'string' || typeof onceKey === 'number' ? String(onceKey) : JSON.stringify(onceKey)}`;

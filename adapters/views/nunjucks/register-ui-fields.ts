@@ -78,7 +78,7 @@ export function registerUiFields(env: Environment): void {
   env.addGlobal('fw_attrs', (attrs: unknown) => new nunjucks.runtime.SafeString(extraAttributes(attrs)));
   env.addGlobal('fw_field', function (this: RenderContext, kind: string, name: string, label: unknown, p: Record<string, unknown>, layout: FieldLayout, many: boolean, options: unknown) {
     const key = fieldPath(name);
-    const id = typeof p['id'] === 'string' && p['id'] !== '' ? p['id'] : `fw-${key.replaceAll('.', '-')}`;
+    const id = typeof p['id'] === 'string' && p['id'] !== '' ? p['id'] : `fw-${key.includes('.') ? key.replaceAll('.', '-') : key}`;
     const bag = typeof p['bag'] === 'string' && p['bag'] !== '' ? p['bag'] : 'default';
 
     const error = callable(this, 'error');
@@ -88,7 +88,8 @@ export function registerUiFields(env: Environment): void {
 
     // Old input refills a field of the bag that failed (any field, for the default bag).
     const old = callable(this, 'old');
-    const errorsIn = callable(this, 'errors_in');
+    // Looked up only when used (each lookup walks the page's and the library's names).
+    const errorsIn = bag === 'default' ? null : callable(this, 'errors_in');
     const mine = old !== null && (bag === 'default' || (errorsIn !== null && Object.keys((errorsIn.call(this, bag) as object | null) ?? {}).length > 0));
     let current: unknown = p['value'];
     let found = false;
@@ -101,7 +102,7 @@ export function registerUiFields(env: Environment): void {
       }
     }
     // After a failed submit, a checkbox or list the browser did not send is unticked or empty.
-    const hasOld = callable(this, 'has_old');
+    const hasOld = found || !mine ? null : callable(this, 'has_old');
     const refill = found || (mine && hasOld !== null && hasOld.call(this) === true);
     if (refill && !found && many) current = [];
 
@@ -113,8 +114,11 @@ export function registerUiFields(env: Environment): void {
       else values = [];
     }
 
-    const described = [p['prefix'] ? `${id}-prefix` : '', p['hint'] ? `${id}-hint` : '', message ? `${id}-error` : ''].filter((part) => part !== '').join(' ');
-    let common = ` id="${escape(id)}"`;
+    let described = p['prefix'] ? `${id}-prefix` : '';
+    if (p['hint']) described += `${described === '' ? '' : ' '}${id}-hint`;
+    if (message) described += `${described === '' ? '' : ' '}${id}-error`;
+    const eid = escape(id);
+    let common = ` id="${eid}"`;
     if (p['required']) common += ' required';
     if (p['disabled']) common += ' disabled';
     if (message) common += ' aria-invalid="true"';
@@ -123,7 +127,6 @@ export function registerUiFields(env: Environment): void {
 
 
     // The field's frame around its control: label (or legend), prefix, copy button, hint, error.
-    const eid = escape(id);
     const invalid = message ? ' fw-field-invalid' : '';
     const hidden = p['hide_label'] ? ' class="fw-visually-hidden"' : '';
     const mark = p['required'] ? '<span class="fw-required" aria-hidden="true">*</span>' : '';
@@ -140,8 +143,8 @@ export function registerUiFields(env: Environment): void {
     } else {
       open = `<div class="fw-field fw-field-${kind}${invalid}">${labelTag}<div class="fw-control">` + (p['prefix'] ? `<span class="fw-prefix" id="${eid}-prefix">${html(p['prefix'])}</span>` : '');
       let copy = '';
-      const t = callable(this, 't');
-      if (p['copyable'] && t !== null) copy = `<button type="button" class="fw-copy" data-fw-copy="${eid}" data-fw-copied="${html(t.call(this, 'ui.fields.copied'))}" hidden>${html(t.call(this, 'ui.fields.copy'))}</button>`;
+      const t = p['copyable'] ? callable(this, 't') : null;
+      if (t !== null) copy = `<button type="button" class="fw-copy" data-fw-copy="${eid}" data-fw-copied="${html(t.call(this, 'ui.fields.copied'))}" hidden>${html(t.call(this, 'ui.fields.copy'))}</button>`;
       close = `${copy}</div>${after}</div>`;
     }
     const safe = (text: string) => new nunjucks.runtime.SafeString(text);

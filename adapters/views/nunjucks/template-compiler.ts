@@ -18,14 +18,18 @@
  * 5. A library (a file that only defines macros and constants, library-template.ts) is marked,
  *    and its macros take their context from the page that calls them, so its imports can be
  *    run once and kept (cached-imports.ts).
+ * 6. Macros hold their keyword parameters and `{% set %}`s in JavaScript locals instead of
+ *    nunjucks' run-time frames where that prints the same (macro-locals-compiler.ts).
  */
 import type { Environment } from 'nunjucks';
 import { BIND_MACRO_CONTEXT, LIBRARY, fwBind } from './cached-imports.js';
 import { fragmentAware } from './fragment.js';
 import { isLibrary } from './library-template.js';
+import { MacroLocalsCompiler } from './macro-locals-compiler.js';
 import type { AstNode, AstRoot, RenderFunction, Runtime } from './nunjucks-internals.js';
-import { Compiler, ImportNodes, environmentInternals, nodeTypes, parser, transform } from './nunjucks-internals.js';
+import { ImportNodes, environmentInternals, nodeTypes, parser, transform } from './nunjucks-internals.js';
 import { tagError, templateRuntime } from './template-runtime.js';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 /** What nunjucks expects of a precompiled template: `root` plus `b_<name>` per block. */
 export type CompiledTemplate = Record<string, RenderFunction> & { root: RenderFunction; [LIBRARY]?: true };
@@ -65,7 +69,7 @@ function parse(source: string, name: string, env: Environment, reduce?: (ast: As
 }
 
 function generate(ast: AstRoot, name: string, strict: boolean): string {
-  const compiler = new Compiler(name, strict);
+  const compiler = new MacroLocalsCompiler(name, strict);
   compiler.compile(ast);
   return compiler.getCode();
 }
@@ -97,7 +101,7 @@ function instantiate(code: string, runtime: Runtime, macros: number | null): Com
   const factory = new Function('runtime', 'fwBind', bound) as (runtime: Runtime, bind: typeof fwBind) => CompiledTemplate;
   const compiled = factory(runtime, fwBind);
   if (rewritten !== Object.keys(compiled).length) {
-    throw new Error(`unexpected code from the nunjucks compiler (${rewritten} functions rebound); check the nunjucks version`);
+    throw new FrameworkError('view.unexpected-compiler-output', `unexpected code from the nunjucks compiler (${rewritten} functions rebound); check the nunjucks version`);
   }
   if (macros !== null && rebound === macros) compiled[LIBRARY] = true;
   return compiled;

@@ -12,6 +12,7 @@
  */
 import type { RenderCallback, Runtime, TemplateError as TemplateErrorShape } from './nunjucks-internals.js';
 import { TemplateError, baseRuntime } from './nunjucks-internals.js';
+import { fastMakeMacro } from './fast-make-macro.js';
 
 /** Extra fields this adapter puts on nunjucks errors; read back by view-error-mapping.ts. */
 export interface TaggedError extends TemplateErrorShape {
@@ -21,6 +22,7 @@ export interface TaggedError extends TemplateErrorShape {
 
 export function templateRuntime(name: string, source: string): Runtime {
   const runtime: Runtime = Object.create(baseRuntime) as Runtime;
+  runtime.makeMacro = fastMakeMacro(baseRuntime.makeMacro);
   runtime.ensureDefined = (value, lineno, colno) => {
     if (value !== undefined) return value;
     const expression = expressionAt(source, lineno, colno) ?? 'an expression';

@@ -1,5 +1,6 @@
 import { formatIp, inRange, parseCidr, parseIp } from './ip-address.js';
 import type { CidrRange, IpAddress } from './ip-address.js';
+import { MisuseError } from '../../shared/errors.js';
 
 /** TRUSTED_PROXIES parsed: any proxy (`*`), or a list of ranges. */
 export type TrustedProxies = { kind: 'any' } | { kind: 'ranges'; ranges: CidrRange[] };
@@ -8,7 +9,7 @@ export function parseTrustedProxies(entries: readonly string[]): TrustedProxies 
   if (entries.includes('*')) return { kind: 'any' };
   const ranges = entries.map((entry) => {
     const range = parseCidr(entry);
-    if (range === null) throw new TypeError(`"${entry}" is not an IP address or CIDR range`);
+    if (range === null) throw new MisuseError('http.bad-trusted-proxy', `"${entry}" is not an IP address or CIDR range`);
     return range;
   });
   return { kind: 'ranges', ranges };

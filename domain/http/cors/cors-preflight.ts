@@ -1,5 +1,6 @@
 import { corsDecisionAmong } from './cors.js';
 import type { CorsPolicy, CorsRequest } from './cors.js';
+import { MisuseError } from '../../shared/errors.js';
 
 /**
  * A browser's preflight: OPTIONS with an `Origin` and an `Access-Control-Request-Method`.
@@ -46,6 +47,6 @@ export function preflightAnswer(policies: readonly CorsPolicy[], request: CorsRe
     case 'origin-refused':
       // Not a preflight after all (no Origin or no Access-Control-Request-Method): callers ask
       // `isPreflight` first, so this is their mistake.
-      throw new TypeError(`preflightAnswer was given a request that is not a preflight (${decision.kind})`);
+      throw new MisuseError('cors.not-a-preflight', `preflightAnswer was given a request that is not a preflight (${decision.kind})`);
   }
 }

@@ -1,4 +1,5 @@
 import { normalizeOrigin } from './cors-origin.js';
+import { MisuseError } from '../../shared/errors.js';
 
 /**
  * Cross-origin rules of `.cors(origins)` and `.corsLayer(options)`: which origins may read the
@@ -46,7 +47,7 @@ function tokens(what: string, values: readonly string[]): string[] {
   for (const raw of values) {
     const value = raw.trim();
     // `*` means "anything" to browsers only without credentials; listing names keeps one meaning.
-    if (!TOKEN.test(value) || value === '*') throw new TypeError(`CORS ${what} '${raw}' is not a header or method name`);
+    if (!TOKEN.test(value) || value === '*') throw new MisuseError('cors.bad-name', `CORS ${what} '${raw}' is not a header or method name`);
     if (seen.has(value.toLowerCase())) continue;
     seen.add(value.toLowerCase());
     result.push(value);
@@ -66,7 +67,7 @@ export function corsPolicy(origins: readonly string[]): CorsPolicy {
  * `data:` pages of any site send `null`, so it identifies nobody).
  */
 export function corsLayerPolicy(options: CorsLayerOptions): CorsPolicy {
-  if (options.origins.length === 0) throw new TypeError('CORS needs at least one origin (or "*")');
+  if (options.origins.length === 0) throw new MisuseError('cors.no-origin', 'CORS needs at least one origin (or "*")');
   let anyOrigin = false;
   const origins = new Set<string>();
   for (const raw of options.origins) {
@@ -75,15 +76,15 @@ export function corsLayerPolicy(options: CorsLayerOptions): CorsPolicy {
       continue;
     }
     const origin = normalizeOrigin(raw);
-    if (origin === null) throw new TypeError(`CORS origin '${raw}' is not scheme://host[:port] or "null"`);
+    if (origin === null) throw new MisuseError('cors.bad-origin', `CORS origin '${raw}' is not scheme://host[:port] or "null"`);
     origins.add(origin);
   }
   const credentials = options.credentials ?? false;
-  if (credentials && anyOrigin) throw new TypeError('CORS credentials cannot be combined with the "*" origin; list the origins');
-  if (credentials && origins.has('null')) throw new TypeError('CORS credentials cannot be combined with the "null" origin');
+  if (credentials && anyOrigin) throw new MisuseError('cors.credentials-with-any-origin', 'CORS credentials cannot be combined with the "*" origin; list the origins');
+  if (credentials && origins.has('null')) throw new MisuseError('cors.credentials-with-null-origin', 'CORS credentials cannot be combined with the "null" origin');
   const maxAgeSeconds = options.maxAgeSeconds ?? DEFAULT_CORS_MAX_AGE_SECONDS;
   if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) {
-    throw new TypeError(`CORS maxAgeSeconds must be a whole number of seconds, got ${maxAgeSeconds}`);
+    throw new MisuseError('cors.bad-max-age', `CORS maxAgeSeconds must be a whole number of seconds, got ${maxAgeSeconds}`);
   }
   return Object.freeze({
     anyOrigin,
@@ -188,7 +189,7 @@ export function corsDecisionAmong(policies: readonly CorsPolicy[], request: Cors
     if (decision.kind === 'actual' || decision.kind === 'preflight' || decision.kind === 'not-cors') return decision;
     refusal ??= decision;
   }
-  if (refusal === null) throw new TypeError('a CORS decision needs at least one policy');
+  if (refusal === null) throw new MisuseError('cors.no-policy', 'a CORS decision needs at least one policy');
   return refusal;
 }
 

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isValidMaintenanceSecret } from './maintenance-secret.js';
+import { MisuseError } from '../../shared/errors.js';
 
 /**
  * The cookie that lets one browser past maintenance mode: `<expires>.<hmac-hex>`, where
@@ -25,11 +26,11 @@ export interface BypassCookieInput {
 }
 
 export function maintenanceBypassCookie(input: BypassCookieInput): string {
-  if (input.key.length < MIN_KEY_BYTES) throw new TypeError(`the bypass key needs at least ${MIN_KEY_BYTES} bytes`);
-  if (!isValidMaintenanceSecret(input.secret)) throw new TypeError('the maintenance secret is not a valid path segment');
-  if (Number.isNaN(input.now.getTime())) throw new TypeError('now is an invalid Date');
+  if (input.key.length < MIN_KEY_BYTES) throw new MisuseError('maintenance.bad-key', `the bypass key needs at least ${MIN_KEY_BYTES} bytes`);
+  if (!isValidMaintenanceSecret(input.secret)) throw new MisuseError('maintenance.bad-secret', 'the maintenance secret is not a valid path segment');
+  if (Number.isNaN(input.now.getTime())) throw new MisuseError('maintenance.bad-time', 'now is an invalid Date');
   if (!Number.isSafeInteger(input.ttlSeconds) || input.ttlSeconds <= 0) {
-    throw new TypeError(`ttlSeconds must be a positive whole number, got ${input.ttlSeconds}`);
+    throw new MisuseError('maintenance.bad-ttl', `ttlSeconds must be a positive whole number, got ${input.ttlSeconds}`);
   }
   const expires = String(Math.floor(input.now.getTime() / 1000) + input.ttlSeconds);
   return `${expires}.${mac(input.key, input.secret, expires).toString('hex')}`;

@@ -1,4 +1,5 @@
 import { isSecretPath, isValidMaintenanceSecret } from './maintenance-secret.js';
+import { MisuseError } from '../../shared/errors.js';
 
 export { bypassCookieValid, MAINTENANCE_BYPASS_COOKIE, maintenanceBypassCookie } from './maintenance-bypass.js';
 export type { BypassCookieInput } from './maintenance-bypass.js';
@@ -39,12 +40,12 @@ function validRetry(value: unknown): boolean {
 
 /** The marker file's content (JSON). Bad input is a TypeError: the CLI validates its flags. */
 export function maintenanceMarker(input: MaintenanceMarkerInput): string {
-  if (Number.isNaN(input.since.getTime())) throw new TypeError('since is an invalid Date');
+  if (Number.isNaN(input.since.getTime())) throw new MisuseError('maintenance.bad-time', 'since is an invalid Date');
   if (input.secret !== undefined && !isValidMaintenanceSecret(input.secret)) {
-    throw new TypeError('the secret must be 1 to 200 of A-Z a-z 0-9 . _ ~ - (one URL path segment)');
+    throw new MisuseError('maintenance.bad-secret', 'the secret must be 1 to 200 of A-Z a-z 0-9 . _ ~ - (one URL path segment)');
   }
   if (input.retryAfterSeconds !== undefined && !validRetry(input.retryAfterSeconds)) {
-    throw new TypeError(`retryAfterSeconds must be a whole number of seconds, got ${input.retryAfterSeconds}`);
+    throw new MisuseError('maintenance.bad-retry-after', `retryAfterSeconds must be a whole number of seconds, got ${input.retryAfterSeconds}`);
   }
   const content = {
     since: input.since.toISOString(),

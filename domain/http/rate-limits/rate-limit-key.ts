@@ -2,6 +2,7 @@ import { clientKey, parseIp } from '../client-ip/ip-address.js';
 import { currentWindow } from './rate-limit-window.js';
 import type { Instant } from './rate-limit-window.js';
 import type { Limit } from './rate-limit.js';
+import { MisuseError } from '../../shared/errors.js';
 
 export interface ThrottleSubject {
   /** The logged-in user's id; null or absent for a guest. */
@@ -26,7 +27,7 @@ export const UNKNOWN_CLIENT_KEY = 'ip:unknown';
 export function throttleKey({ userId, ip }: ThrottleSubject): string {
   if (userId !== null && userId !== undefined) {
     if (userId === '' || (typeof userId === 'number' && !Number.isFinite(userId))) {
-      throw new TypeError(`a user id must be non-empty and finite, got ${JSON.stringify(userId)}`);
+      throw new MisuseError('rate-limit.bad-user-id', `a user id must be non-empty and finite, got ${JSON.stringify(userId)}`);
     }
     return `user:${userId}`;
   }
@@ -55,8 +56,8 @@ function escapePart(text: string): string {
  * of one limiter with different spans apart.
  */
 export function windowKey(limiterName: string, subject: string, limit: Limit, now: Instant): string {
-  if (limiterName === '') throw new TypeError('windowKey needs a limiter name');
-  if (subject === '') throw new TypeError('windowKey needs a subject key');
+  if (limiterName === '') throw new MisuseError('rate-limit.bad-key', 'windowKey needs a limiter name');
+  if (subject === '') throw new MisuseError('rate-limit.bad-key', 'windowKey needs a subject key');
   const window = currentWindow(limit, now);
   return `rate-limit|${escapePart(limiterName)}|${limit.perSeconds}s|${window.number}|${escapePart(subject)}`;
 }

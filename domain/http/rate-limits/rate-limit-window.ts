@@ -1,4 +1,5 @@
 import type { Limit } from './rate-limit.js';
+import { MisuseError } from '../../shared/errors.js';
 
 /**
  * The decision over a counter. The window is FIXED and aligned to the epoch: window number
@@ -12,7 +13,7 @@ import type { Limit } from './rate-limit.js';
 
 /** A counted limit's numbers; `Limit.none()` has no window, so asking for one is a programmer error. */
 function bounds(limit: Limit, what: string): { max: number; spanMs: number } {
-  if (limit.max === null || limit.perSeconds === null) throw new TypeError(`${what} needs a limit, not Limit.none()`);
+  if (limit.max === null || limit.perSeconds === null) throw new MisuseError('rate-limit.no-limit', `${what} needs a limit, not Limit.none()`);
   return { max: limit.max, spanMs: limit.perSeconds * 1000 };
 }
 
@@ -21,7 +22,7 @@ export type Instant = Date | number;
 
 function epochMs(now: Instant): number {
   const ms = typeof now === 'number' ? now : now.getTime();
-  if (!Number.isFinite(ms)) throw new TypeError(`now must be a valid time, got ${String(now)}`);
+  if (!Number.isFinite(ms)) throw new MisuseError('rate-limit.bad-time', `now must be a valid time, got ${String(now)}`);
   return ms;
 }
 
@@ -62,7 +63,7 @@ export function decide(limit: Limit, { count, now }: CounterState): RateLimitDec
   if (limit.unlimited) return { kind: 'unlimited' };
   const { max } = bounds(limit, 'decide');
   if (!Number.isSafeInteger(count) || count < 1) {
-    throw new TypeError(`count must include this request (a whole number of at least 1), got ${count}`);
+    throw new MisuseError('rate-limit.bad-count', `count must include this request (a whole number of at least 1), got ${count}`);
   }
   const { resetsAt } = currentWindow(limit, now);
   if (count <= max) return { kind: 'allowed', limit: max, remaining: max - count, resetsAt };
@@ -77,7 +78,7 @@ export interface RateLimitHeaders {
 /** The headers of an allowed answer. A negative `remaining` (counts past the limit) shows as 0. */
 export function rateLimitHeaders(limit: Limit, remaining: number): RateLimitHeaders {
   const { max } = bounds(limit, 'rateLimitHeaders');
-  if (!Number.isSafeInteger(remaining)) throw new TypeError(`remaining must be a whole number, got ${remaining}`);
+  if (!Number.isSafeInteger(remaining)) throw new MisuseError('rate-limit.bad-count', `remaining must be a whole number, got ${remaining}`);
   return { 'x-ratelimit-limit': String(max), 'x-ratelimit-remaining': String(Math.min(max, Math.max(0, remaining))) };
 }
 

@@ -1,3 +1,4 @@
+import { MisuseError } from '../../shared/errors.js';
 export * from './rate-limit-window.js';
 export * from './rate-limit-key.js';
 
@@ -31,10 +32,10 @@ export class Limit {
 
   /** At most `n` requests per `seconds`; both whole numbers of at least 1. */
   static per(n: number, seconds: number): Limit {
-    if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`a limit needs a whole number of requests of at least 1, got ${n}`);
+    if (!Number.isSafeInteger(n) || n < 1) throw new MisuseError('rate-limit.bad-limit', `a limit needs a whole number of requests of at least 1, got ${n}`);
     // Windows are counted in milliseconds, which must stay exact integers.
     if (!Number.isSafeInteger(seconds * 1000) || !Number.isInteger(seconds) || seconds < 1) {
-      throw new TypeError(`a limit's span must be a whole number of seconds of at least 1, got ${seconds}`);
+      throw new MisuseError('rate-limit.bad-limit', `a limit's span must be a whole number of seconds of at least 1, got ${seconds}`);
     }
     return new Limit(n, seconds, null);
   }
@@ -47,7 +48,7 @@ export class Limit {
 
   /** The same limit counted under `key` (for example an IP or an API client) instead of per user or IP. */
   by(key: string): Limit {
-    if (typeof key !== 'string' || key === '') throw new TypeError('Limit.by needs a non-empty key');
+    if (typeof key !== 'string' || key === '') throw new MisuseError('rate-limit.bad-key', 'Limit.by needs a non-empty key');
     return new Limit(this.max, this.perSeconds, key);
   }
 

@@ -1,3 +1,4 @@
+import { MisuseError } from '../../shared/errors.js';
 /**
  * Route model binding (the spec's `Found<M>`): which route parameter names the row, and how
  * its text becomes a lookup. Pure: the HTTP adapter runs the query this returns.
@@ -58,12 +59,12 @@ export function modelBinding(table: string, options: ModelBindingOptions = {}): 
   const names: Array<[string, string]> = [['table', table], ['key', key], ...columns.map((column): [string, string] => ['column', column])];
   if (softDeleteColumn !== null) names.push(['soft-delete column', softDeleteColumn]);
   for (const [what, name] of names) {
-    if (!IDENTIFIER.test(name)) throw new TypeError(`model '${table}': the ${what} name ${JSON.stringify(name)} is not a plain identifier (${IDENTIFIER.source})`);
+    if (!IDENTIFIER.test(name)) throw new MisuseError('routing.bad-model-binding', `model '${table}': the ${what} name ${JSON.stringify(name)} is not a plain identifier (${IDENTIFIER.source})`);
   }
   const param = options.param ?? singular(table);
-  if (!PARAM.test(param)) throw new TypeError(`model '${table}': the parameter name ${JSON.stringify(param)} is not an identifier`);
+  if (!PARAM.test(param)) throw new MisuseError('routing.bad-model-binding', `model '${table}': the parameter name ${JSON.stringify(param)} is not an identifier`);
   const keyKind = options.keyKind ?? 'integer';
-  if (!['integer', 'ulid', 'uuid', 'string'].includes(keyKind)) throw new TypeError(`model '${table}': keyKind must be 'integer', 'ulid', 'uuid' or 'string', got ${JSON.stringify(keyKind)}`);
+  if (!['integer', 'ulid', 'uuid', 'string'].includes(keyKind)) throw new MisuseError('routing.bad-model-binding', `model '${table}': keyKind must be 'integer', 'ulid', 'uuid' or 'string', got ${JSON.stringify(keyKind)}`);
   return Object.freeze({ table, key, keyKind, param, columns: Object.freeze(columns), softDeleteColumn });
 }
 

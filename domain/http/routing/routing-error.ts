@@ -30,8 +30,7 @@ export type RoutingErrorCode =
   | 'routing.url-arguments'
   | 'routing.url-query';
 
-export class RoutingError extends FrameworkError {
-  declare readonly code: RoutingErrorCode;
+export class RoutingError extends FrameworkError<RoutingErrorCode> {
 
   constructor(code: RoutingErrorCode, message: string) {
     super(code, message);

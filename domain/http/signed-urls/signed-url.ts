@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalPath } from './signed-url-path.js';
+import { MisuseError } from '../../shared/errors.js';
 
 /**
  * Signed URLs: `<path>?expires=<epoch seconds>&signature=<hex HMAC-SHA256>`.
@@ -33,7 +34,7 @@ export type SignedUrlVerdict =
 const QUERY = /^expires=(0|[1-9][0-9]*)&signature=([0-9a-f]{64})$/u;
 
 function checkKey(key: Buffer): void {
-  if (!Buffer.isBuffer(key) || key.length < 32) throw new TypeError('a signed-URL key must be a Buffer of at least 32 bytes');
+  if (!Buffer.isBuffer(key) || key.length < 32) throw new MisuseError('signed-url.bad-key', 'a signed-URL key must be a Buffer of at least 32 bytes');
 }
 
 function mac(key: Buffer, path: string, expires: string): Buffer {
@@ -42,20 +43,20 @@ function mac(key: Buffer, path: string, expires: string): Buffer {
 
 /** `now` plus `ttlSeconds`, in whole epoch seconds (rounded down, so a link never outlives its ttl). */
 export function expiresAfter(nowSeconds: number, ttlSeconds: number): number {
-  if (!Number.isFinite(nowSeconds) || nowSeconds < 0) throw new TypeError(`now must be epoch seconds, got ${nowSeconds}`);
-  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new TypeError(`a ttl must be whole seconds of at least 1, got ${ttlSeconds}`);
+  if (!Number.isFinite(nowSeconds) || nowSeconds < 0) throw new MisuseError('signed-url.bad-time', `now must be epoch seconds, got ${nowSeconds}`);
+  if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1) throw new MisuseError('signed-url.bad-ttl', `a ttl must be whole seconds of at least 1, got ${ttlSeconds}`);
   return Math.floor(nowSeconds) + ttlSeconds;
 }
 
 /** The path with `?expires=…&signature=…` appended. A query string, fragment or unsendable path throws. */
 export function signPath(path: string, { expiresAt, key }: SignOptions): string {
   checkKey(key);
-  if (!Number.isSafeInteger(expiresAt) || expiresAt < 0) throw new TypeError(`expiresAt must be whole epoch seconds, got ${expiresAt}`);
+  if (!Number.isSafeInteger(expiresAt) || expiresAt < 0) throw new MisuseError('signed-url.bad-time', `expiresAt must be whole epoch seconds, got ${expiresAt}`);
   if (path.includes('?') || path.includes('#')) {
-    throw new TypeError(`cannot sign '${path}': a signed link carries no other query string and no fragment`);
+    throw new MisuseError('signed-url.bad-path', `cannot sign '${path}': a signed link carries no other query string and no fragment`);
   }
   const canonical = canonicalPath(path);
-  if (canonical.kind === 'refused') throw new TypeError(`cannot sign '${path}': the path ${canonical.why}`);
+  if (canonical.kind === 'refused') throw new MisuseError('signed-url.bad-path', `cannot sign '${path}': the path ${canonical.why}`);
   const expires = String(expiresAt);
   return `${canonical.path}?expires=${expires}&signature=${mac(key, canonical.path, expires).toString('hex')}`;
 }
@@ -67,7 +68,7 @@ export function signPath(path: string, { expiresAt, key }: SignOptions): string 
  */
 export function verifySignedPath(pathAndQuery: string, { now, key }: VerifyOptions): SignedUrlVerdict {
   checkKey(key);
-  if (!Number.isFinite(now)) throw new TypeError(`now must be epoch seconds, got ${now}`);
+  if (!Number.isFinite(now)) throw new MisuseError('signed-url.bad-time', `now must be epoch seconds, got ${now}`);
   if (pathAndQuery.includes('#')) return invalid('malformed');
   const mark = pathAndQuery.indexOf('?');
   if (mark < 0) return invalid('missing');
@@ -98,7 +99,7 @@ const ORIGIN = /^https?:\/\/[^/?#]*/iu;
  */
 export function signUrl(appUrl: string, path: string, options: SignOptions): string {
   if (!ORIGIN.test(appUrl) || /[?#]/u.test(appUrl)) {
-    throw new TypeError(`'${appUrl}' must be an absolute http(s) address without a query or fragment`);
+    throw new MisuseError('signed-url.bad-app-url', `'${appUrl}' must be an absolute http(s) address without a query or fragment`);
   }
   return `${appUrl.replace(/\/+$/u, '')}${signPath(path, options)}`;
 }
@@ -110,7 +111,7 @@ export interface VerifyUrlOptions extends VerifyOptions {
 
 /** True for an unexpired, unaltered signed link: an absolute http(s) URL (any host) or a path. */
 export function verifySignedUrl(url: string, { basePath = '', ...options }: VerifyUrlOptions): boolean {
-  if (basePath !== '' && !/^\/.*[^/]$/u.test(basePath)) throw new TypeError(`basePath must be '' or start with / and not end with /, got '${basePath}'`);
+  if (basePath !== '' && !/^\/.*[^/]$/u.test(basePath)) throw new MisuseError('signed-url.bad-base-path', `basePath must be '' or start with / and not end with /, got '${basePath}'`);
   const origin = ORIGIN.exec(url);
   let target = origin === null ? url : url.slice(origin[0].length);
   if (origin !== null && !target.startsWith('/')) target = `/${target}`;

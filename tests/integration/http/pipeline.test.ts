@@ -107,6 +107,22 @@ describe('the request pipeline over a real socket', () => {
     expect((await server.client().get('/health', { headers: { host: 'acme.tenants.test' } })).status).toBe(200);
   });
 
+  // A plain probe is answered before hapi's lifecycle (health-first.ts), one with a query by
+  // hapi's route: both give the same answer, and both are in the access log.
+  it.each(['/health', '/health?probe=1'])('answers %s with the status as JSON, never cached, and logs it', async (path) => {
+    const before = app.logs.filter((line) => line.message === 'request' && line.fields['path'] === '/health').length;
+    const response = await server.client().get(path);
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const head = await server.client().request('HEAD', path);
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/u);
+    expect(app.logs.filter((line) => line.message === 'request' && line.fields['path'] === '/health' && line.fields['status'] === 200).length).toBe(before + 2);
+  });
+
   it('turns an exception into a 500 page without the error, and JSON for API clients', async () => {
     const page = await server.client().get('/boom');
     expect(page.status).toBe(500);

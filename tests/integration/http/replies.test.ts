@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Download, HxHeader, Redirect, Routes, SetCookie, Toast, View, abort, abortIf, abortUnless, combine, html, json, status, text } from '../../../composition/index.js';
+import { Download, HxHeader, Redirect, Routes, SetCookie, Toast, View, abort, abortIf, abortUnless, combine, html, json, status, stopWith, text } from '../../../composition/index.js';
 import type { App, AppOptions } from '../../../composition/index.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
@@ -54,6 +54,14 @@ function repliesApp(options: AppOptions): App {
     .get('/cookie/bad', () => combine(text('never'), SetCookie.make('theme', 'dark; Domain=evil.test')))
     .get('/cookie/remove', () => combine(text('removed'), SetCookie.remove('theme')))
     .get('/abort', () => abort(403, 'You may not see this.'))
+    .get('/stop-with', (ctx) => {
+      // A helper deep in a handler stops the request with a reply; what follows never runs.
+      const requireChoice = (): void => {
+        if (ctx.query['choice'] === undefined) stopWith(combine(Redirect.to('/next'), Toast.info('Pick one first')));
+      };
+      requireChoice();
+      return text('chosen');
+    })
     .get('/abort-if', (ctx) => {
       abortIf(ctx.query['stop'] === 'yes', 409, 'Stopped on request.');
       return text('went on');
@@ -360,6 +368,15 @@ describe('handler replies over a real socket', () => {
       const api = await server.client().get('/abort', { headers: { accept: 'application/json' } });
       expect(api.status).toBe(403);
       expect(api.json()).toEqual({ message: 'You may not see this.' });
+    });
+
+    it('stops with a reply thrown from a helper (stopWith), toast and all, as if the handler had returned it', async () => {
+      const client = server.client();
+      const stopped = await client.get('/stop-with');
+      expect(stopped.status).toBe(303);
+      expect(stopped.location).toBe('/next');
+      expect((await client.get('/next')).text).toContain('Pick one first');
+      expect((await client.get('/stop-with?choice=a')).text).toBe('chosen');
     });
 
     it('answers abortIf and abortUnless only when their condition says so', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixedClock } from '../../../adapters/clock/fixed-clock.js';
 import { CookieSealer } from '../../../adapters/http/cookie-sealer.js';
+import { CryptoRandomSource } from '../../../adapters/random/crypto-random-source.js';
 import { Routes, SetCookie, combine, json, text } from '../../../composition/index.js';
 import type { App, AppOptions } from '../../../composition/index.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
@@ -101,12 +102,21 @@ describe('the cookie session over a real socket', () => {
     expect(garbage.json()).toEqual({ count: null, name: null });
   });
 
+  it('seals the same value with a fresh IV each time, and opens every one', async () => {
+    const sealer = new CookieSealer(sealingKeys(), new CryptoRandomSource());
+    const sealed = await Promise.all(Array.from({ length: 50 }, () => sealer.seal(SESSION, { count: 1 })));
+    const ivs = sealed.map((text) => text.split('*')[3]);
+    expect(new Set(ivs).size).toBe(50);
+    expect(ivs.every((iv) => Buffer.from(iv ?? '', 'base64url').length === 16)).toBe(true);
+    for (const text of sealed) expect(await sealer.unseal(SESSION, text)).toEqual({ count: 1 });
+  });
+
   it('treats a value sealed for another cookie name as an empty session', async () => {
     const client = server.client();
     await client.get('/count');
     await client.get('/count');
     // The very snapshot of this session, sealed with the app's own keys but for another name.
-    const sealer = new CookieSealer(sealingKeys());
+    const sealer = new CookieSealer(sealingKeys(), new CryptoRandomSource());
     const snapshot = await sealer.unseal(SESSION, client.cookies.get(SESSION) ?? '');
     expect(snapshot).toMatchObject({ values: { count: 2 } });
     const foreign = await sealer.seal('prefs', snapshot);

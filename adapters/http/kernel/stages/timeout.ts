@@ -1,9 +1,9 @@
 import type { Stage } from '../pipeline.js';
+import { FrameworkError } from '../../../../domain/shared/errors.js';
 
-export class RequestTimedOut extends Error {
+export class RequestTimedOut extends FrameworkError {
   constructor(milliseconds: number) {
-    super(`The request ran longer than REQUEST_TIMEOUT (${milliseconds} ms)`);
-    this.name = 'RequestTimedOut';
+    super('http.timed-out', `The request ran longer than REQUEST_TIMEOUT (${milliseconds} ms)`);
   }
 }
 
@@ -13,15 +13,20 @@ export class RequestTimedOut extends Error {
  * its late result is dropped.
  */
 export function timeoutStage(milliseconds: number): Stage {
-  return async (_ctx, next) => {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new RequestTimedOut(milliseconds)), milliseconds);
+  // One promise settled by whichever comes first (the answer or the timer), rather than an
+  // async function around Promise.race and a second promise: this stage runs on every request.
+  return (_ctx, next) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new RequestTimedOut(milliseconds)), milliseconds);
+      const settle = <T>(then: (value: T) => void) => (value: T) => {
+        clearTimeout(timer);
+        then(value);
+      };
+      try {
+        next().then(settle(resolve), settle(reject));
+      } catch (error) {
+        // A layer that throws before it returns a promise rejects too (as an async function would).
+        settle(reject)(error);
+      }
     });
-    try {
-      return await Promise.race([next(), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 }

@@ -1,5 +1,5 @@
 import { bearerToken } from '../../../../domain/http/bearer.js';
-import { UNAUTHENTICATED } from '../../../../domain/http/guards.js';
+import { GUARD_MESSAGES } from '../refusal-messages.js';
 import { AuthUser } from '../auth-user.js';
 import { HttpAbort } from '../http-error.js';
 import type { IdentityServices } from '../identity.js';
@@ -20,7 +20,7 @@ export function userStage(services: IdentityServices): Stage {
     if (token !== null) {
       const verified = token === '' ? null : await services.tokens.verify(token);
       const user = verified === null ? null : await services.users.findById(verified.userId);
-      if (verified === null || user === null) throw new HttpAbort(401, UNAUTHENTICATED, { 'www-authenticate': 'Bearer' });
+      if (verified === null || user === null) throw new HttpAbort(401, GUARD_MESSAGES.unauthenticated, { 'www-authenticate': 'Bearer' });
       ctx.identify(new AuthUser(user, services.policy, verified.abilities, true));
       return next();
     }

@@ -19,6 +19,7 @@ import { PivotRelation } from './pivot-relation.js';
 import type { PivotSession } from './pivot-relation.js';
 import { Relations } from './relations.js';
 import { RowCodec } from './row-codec.js';
+import { FrameworkError } from '../../../../domain/shared/errors.js';
 
 export interface DbOptions {
   /** Models checked against their tables now; others are registered on first use. */
@@ -37,8 +38,10 @@ interface Shared {
 }
 
 /** A model's table or columns missing from the database: start-up stops with this message. */
-export class ModelTableMismatch extends Error {
-  override readonly name = 'ModelTableMismatch';
+export class ModelTableMismatch extends FrameworkError {
+  constructor(message: string) {
+    super('data.model-table-mismatch', message);
+  }
 }
 
 /** A raw report: `db.sql('select …', [values]).fetchAs<Row>()`. */

@@ -4,6 +4,7 @@ import type * as Postgres from '@mikro-orm/postgresql';
 import type { EngineName } from '../../../../domain/data/columns.js';
 import type { Database } from '../database.js';
 import { NodeLineSqliteDriver } from '../node-line-sqlite-driver.js';
+import { FrameworkError } from '../../../../domain/shared/errors.js';
 
 const offline = new Map<EngineName, Database>();
 
@@ -34,7 +35,7 @@ export function dialectDatabase(engine: EngineName): Database {
       engine,
       orm,
       get raw(): never {
-        throw new Error(`The ${engine} dialect ORM only compiles statements; it runs none`);
+        throw new FrameworkError('data.compile-only', `The ${engine} dialect ORM only compiles statements; it runs none`);
       },
       close: () => orm.close(true),
     };

@@ -9,7 +9,7 @@ import type { EngineName } from '../../../../domain/data/columns.js';
 import { clampPage, clampPerPage, decodeCursor, encodeCursor, pageNumbers } from '../../../../domain/data/pages.js';
 import type { CursorPage, LengthAwarePage, SimplePage } from '../../../../domain/data/pages.js';
 import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
-import { fts5Query, searchIndexName, searchWords, tsQuery } from '../../../../domain/data/search.js';
+import { fts5ColumnQuery, fts5Query, relevanceClasses, searchIndexName, searchWords, tsClassQuery, tsQuery } from '../../../../domain/data/search.js';
 import type { ColumnOf, ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
 import { Conditions } from './conditions-builder.js';
 import type { ValueOfColumn } from './conditions-builder.js';
@@ -17,18 +17,8 @@ import { quoted, toFilter } from './filters.js';
 import type { ModelSession } from './model-session.js';
 import type { RowCodec } from './row-codec.js';
 
-type Order =
-  | { readonly column: string; readonly direction: 'asc' | 'desc' }
-  | { readonly sql: string; readonly params: readonly unknown[]; readonly direction: 'asc' | 'desc' }
-  /** Best match first for an FTS5 query (SQLite): its bm25 comes from a join made when the statement is built. */
-  | { readonly relevance: string };
+type Order = { readonly column: string; readonly direction: 'asc' | 'desc' } | { readonly sql: string; readonly params: readonly unknown[]; readonly direction: 'asc' | 'desc' };
 type Trashed = 'without' | 'with' | 'only';
-/** One SQLite ranking joined into a SELECT: its FTS5 query, the join's alias, and the `whereSearch` condition it stands in for. */
-interface RankingJoin {
-  readonly query: string;
-  readonly alias: string;
-  readonly replaces: Condition | null;
-}
 
 /**
  * A query over one model: the spec's query-builder table. Build it with `db.query(Model)`,
@@ -48,8 +38,8 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private scoped = true;
   /** Holds SQL written for the session's engine (search): it compiles for that engine only. */
   private engineBound = false;
-  /** The `whereSearch` conditions on SQLite and their FTS5 queries: a ranking by the same query joins in their place. */
-  private searchFilters: Array<{ readonly condition: Condition; readonly query: string }> = [];
+  /** The words (joined by spaces) of this query's `whereSearch` filters: ranking by them need not say again that a row matches. */
+  private searchedFor = new Set<string>();
 
   constructor(
     private readonly session: ModelSession,
@@ -124,28 +114,42 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     const words = this.searchable(text);
     if (words.length === 0) return this.whereAny(() => undefined);
     this.engineBound = true;
+    this.searchedFor.add(words.join(' '));
     const index = quoted(searchIndexName(this.model));
-    if (this.session.engine === 'sqlite') {
-      const query = fts5Query(words);
-      this.whereRaw(`"id" in (select rowid from ${index} where ${index} match ?)`, [query]);
-      this.searchFilters.push({ condition: this.conditions[this.conditions.length - 1] as Condition, query });
-      return this;
-    }
+    if (this.session.engine === 'sqlite') return this.whereRaw(`"id" in (select rowid from ${index} where ${index} match ?)`, [fts5Query(words)]);
     return this.whereRaw(`${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, [tsQuery(words)]);
   }
 
-  /** Orders by relevance to `text` (best first) without filtering; earlier search columns weigh more. */
+  /**
+   * Orders by relevance to `text` (best first) without filtering: each word found in a search
+   * column adds that column's weight (earlier columns weigh more), rows that do not match come last. Counted the same way on both
+   * engines (`relevanceClasses`), so ties are common and the query's next order decides them
+   * (`search` puts the newest first).
+   */
   orderByRelevance(text: string): this {
     const words = this.searchable(text);
     if (words.length === 0) return this;
     this.engineBound = true;
-    // SQLite: the search table is joined once when the statement is built (`rankingJoins`), not asked per row.
-    if (this.session.engine === 'sqlite') {
-      this.orders.push({ relevance: fts5Query(words) });
-      return this;
-    }
     const index = quoted(searchIndexName(this.model));
-    return this.orderByRaw(`ts_rank(${index}, to_tsquery('${this.model.searchLanguage}', ?))`, 'desc', [tsQuery(words)]);
+    const terms: string[] = [];
+    const params: unknown[] = [];
+    // SQLite: each term is an uncorrelated `IN`, whose rowids SQLite gathers once per statement.
+    const holds =
+      this.session.engine === 'sqlite'
+        ? (query: string) => {
+            params.push(query);
+            return `("id" in (select rowid from ${index} where ${index} match ?))`;
+          }
+        : (query: string) => {
+            params.push(query);
+            return `(${index} @@ to_tsquery('${this.model.searchLanguage}', ?))::int`;
+          };
+    for (const each of relevanceClasses(this.model)) {
+      for (const word of words) terms.push(`${each.weight} * ${holds(this.session.engine === 'sqlite' ? fts5ColumnQuery(each.columns, [word]) : tsClassQuery([word], each.label))}`);
+    }
+    // Matching at all puts the rows that match before those that do not; under a filter by the same words every row matches.
+    if (!this.searchedFor.has(words.join(' '))) terms.push(holds(this.session.engine === 'sqlite' ? fts5Query(words) : tsQuery(words)));
+    return this.orderByRaw(terms.join(' + '), 'desc', params);
   }
 
   private searchable(text: string): string[] {
@@ -227,7 +231,9 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
 
   /** The row with this key (under the query's conditions), or null. */
   async find(id: RowOf<M>['id']): Promise<RowOf<M> | null> {
-    return this.clone().where('id' as ColumnOf<M>, id as never).first();
+    // One copy, not first()'s second: a by-id lookup is the commonest query there is.
+    const [row] = await this.clone().where('id' as ColumnOf<M>, id as never).limit(1).get();
+    return row ?? null;
   }
 
   /** The row with this key, or `RecordNotFound` (a 404 through the HTTP layer). */
@@ -571,7 +577,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private cloneOn(session: ModelSession): ModelQuery<M> {
     const copy = new ModelQuery(session, this.model);
     copy.engineBound = this.engineBound;
-    copy.searchFilters = [...this.searchFilters];
+    copy.searchedFor = new Set(this.searchedFor);
     copy.conditions.push(...this.conditions);
     copy.orders = [...this.orders];
     copy.limitCount = this.limitCount;
@@ -585,39 +591,29 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     return copy;
   }
 
-  /** The WHERE of this query: its conditions (but `omit`), the soft-delete rule, every value encoded. */
-  private filter(omit: ReadonlySet<Condition> = new Set()): Dictionary {
+  /** The WHERE of this query: its conditions, the scope, the soft-delete rule, every value encoded. */
+  private filter(): Dictionary {
     const scope: Condition[] = this.scoped ? Object.entries(this.session.scopeOf(this.model)).map(([column, value]) => ({ kind: 'compare', column, op: '=', value })) : [];
     checkConditions(this.model, scope);
-    const filter = toFilter([...this.conditions.filter((condition) => !omit.has(condition)), ...scope], this.session.codec(this.model));
-    if (this.model.softDeletes && this.trashed !== 'with') {
-      (filter['$and'] as Dictionary[]).push({ deleted_at: this.trashed === 'only' ? { $ne: null } : null });
-    }
-    return filter;
+    const trashed: Dictionary[] = this.model.softDeletes && this.trashed !== 'with' ? [{ deleted_at: this.trashed === 'only' ? { $ne: null } : null }] : [];
+    return toFilter(scope.length === 0 ? this.conditions : [...this.conditions, ...scope], this.session.codec(this.model), trashed);
   }
 
   /**
    * A SELECT with the conditions and grouping, without columns yet. Checks the query first.
    * Not async on purpose: a QueryBuilder is thenable, so an async function returning one
-   * would run it. `rankings` are the SQLite search joins the order uses (`select` adds them).
+   * would run it.
    */
-  private base(ordered: boolean, rankings: readonly RankingJoin[] = []): QueryBuilder<Dictionary> {
+  private base(ordered: boolean): QueryBuilder<Dictionary> {
     checkConditions(this.model, this.conditions);
     for (const column of this.groups) checkColumn(this.model, column, 'read');
     const qb = this.session.builder(this.model);
-    qb.where(this.filter(new Set(rankings.flatMap((join) => (join.replaces === null ? [] : [join.replaces])))));
+    qb.where(this.filter());
     if (this.groups.length > 0) qb.groupBy(this.groups);
     for (const having of this.havings) qb.andHaving(having.sql, having.params);
     if (ordered) {
       // One call with every order: each `orderBy` call of MikroORM's builder replaces the last.
       const orders = this.orders.map((order) => {
-        if ('relevance' in order) {
-          const join = rankings.find((each) => each.query === order.relevance);
-          if (join === undefined) throw new TypeError('a relevance order without its join');
-          // bm25 is lower for better matches; without the filter, rows that do not match sort last.
-          const rank = `"${join.alias}"."fw_search_rank"`;
-          return { [raw(join.replaces === null ? `coalesce(${rank}, 1e308)` : rank)]: QueryOrder.ASC };
-        }
         if ('column' in order) checkColumn(this.model, order.column, 'order');
         // A column that holds no NULL needs no NULLS clause, which would stop SQLite ordering by its index.
         const nulls = this.nullsOrdered && !('column' in order && !this.nullable(order.column));
@@ -632,51 +628,10 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   }
 
   private select(columns: readonly string[], rowsRead: boolean): QueryBuilder<Dictionary> {
-    const rankings = this.rankingJoins();
-    const qb = this.base(true, rankings);
+    const qb = this.base(true);
     qb.select([...columns]);
     if (rowsRead && this.lock !== null && this.session.engine === 'postgres') qb.setLockMode(this.lock);
-    this.joinRankings(qb, rankings);
     return qb;
-  }
-
-  /**
-   * The SQLite rankings this query orders by, one join per FTS5 query. When a `whereSearch` of
-   * the same words is among the conditions, the join is an inner join that filters in its place
-   * (the search table is read once); otherwise a left join keeps the rows that do not match.
-   */
-  private rankingJoins(): RankingJoin[] {
-    const joins: RankingJoin[] = [];
-    for (const order of this.orders) {
-      if (!('relevance' in order) || joins.some((join) => join.query === order.relevance)) continue;
-      const filter = this.searchFilters.find((each) => each.query === order.relevance);
-      joins.push({ query: order.relevance, alias: `fw_rank_${joins.length}`, replaces: filter?.condition ?? null });
-    }
-    return joins;
-  }
-
-  /**
-   * Joins each ranking subquery (the matching rowids with their weighted bm25, one pass over the
-   * search table) to the statement. MikroORM cannot join a subquery with bound values, so the
-   * join goes on its knex statement, which MikroORM builds once and then runs as it is.
-   */
-  private joinRankings(qb: QueryBuilder<Dictionary>, rankings: readonly RankingJoin[]): void {
-    if (rankings.length === 0) return;
-    const knex = this.session.knex();
-    const index = searchIndexName(this.model);
-    // Earlier search columns weigh more: 2^(n-1), …, 2, 1.
-    const weights = this.model.search.map((_, position) => 2 ** (this.model.search.length - 1 - position)).join(', ');
-    const statement = qb.getKnexQuery();
-    for (const join of rankings) {
-      const ranked = knex
-        .select({ fw_search_id: 'rowid' })
-        .select(knex.raw(`bm25(??, ${weights}) as ??`, [index, 'fw_search_rank']))
-        .from(index)
-        .whereRaw('?? match ?', [index, join.query])
-        .as(join.alias);
-      if (join.replaces === null) statement.leftJoin(ranked, `${join.alias}.fw_search_id`, `${qb.alias}.id`);
-      else statement.join(ranked, `${join.alias}.fw_search_id`, `${qb.alias}.id`);
-    }
   }
 
   private async aggregate(fn: 'sum' | 'avg' | 'min' | 'max', column: string): Promise<number | null> {

@@ -1,5 +1,5 @@
 import type { Dictionary } from '@mikro-orm/core';
-import type { Knex, QueryBuilder } from '@mikro-orm/knex';
+import type { QueryBuilder } from '@mikro-orm/knex';
 import type { EngineName } from '../../../../domain/data/columns.js';
 import type { ModelDefinition } from '../../../../domain/data/model.js';
 import type { RowCodec } from './row-codec.js';
@@ -10,8 +10,6 @@ export interface ModelSession {
   codec(model: ModelDefinition): RowCodec;
   /** A fresh MikroORM QueryBuilder over the model's table, in this session's transaction if any. */
   builder(model: ModelDefinition): QueryBuilder<Dictionary>;
-  /** knex, for the parts of a statement MikroORM's builder cannot join (a ranked search subquery); it runs nothing itself. */
-  knex(): Knex;
   now(): Date;
   /** The model's default-scope conditions under this session's scope values (none without a scope). */
   scopeOf(model: ModelDefinition): Readonly<Record<string, unknown>>;

@@ -2,10 +2,13 @@ import type { ColumnSpec, EngineName } from '../../../../domain/data/columns.js'
 import { InvalidQuery } from '../../../../domain/data/invalid-query.js';
 import type { ModelDefinition } from '../../../../domain/data/model.js';
 import type { SecretBox } from '../../../../ports/secret-box.js';
+import { FrameworkError } from '../../../../domain/shared/errors.js';
 
 /** An encrypted value that does not open: damaged, or sealed under another APP_KEY. */
-export class DecryptionFailed extends Error {
-  override readonly name = 'DecryptionFailed';
+export class DecryptionFailed extends FrameworkError {
+  constructor(message: string) {
+    super('data.decryption-failed', message);
+  }
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/u;
@@ -21,11 +24,18 @@ const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/iu;
  * wrong type is an `InvalidQuery` ('bad_value') before anything is sent.
  */
 export class RowCodec {
+  /** The key's and the columns' specs, looked up once: `decodeRow` runs for every row read. */
+  private readonly keySpec: ColumnSpec;
+  private readonly columnSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
+
   constructor(
     readonly model: ModelDefinition,
     readonly engine: EngineName,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.keySpec = this.spec('id');
+    this.columnSpecs = [...model.columns];
+  }
 
   spec(name: string): ColumnSpec {
     const spec = this.model.columns.get(name);
@@ -127,11 +137,12 @@ export class RowCodec {
 
   /** A whole stored row as the model's row: every column decoded, skipped fields given their fallback. */
   decodeRow(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
-    const row: Record<string, unknown> = { id: this.decode('id', raw['id']) };
-    for (const name of this.model.columns.keys()) if (name in raw) row[name] = this.decode(name, raw[name]);
-    for (const [name, fallback] of this.model.skipped) row[name] = fallback();
+    const row: Record<string, unknown> = { id: this.decodeSpec(this.keySpec, raw['id'], 'id') };
+    for (const [name, spec] of this.columnSpecs) if (name in raw) row[name] = this.decodeSpec(spec, raw[name], name);
+    if (this.model.skipped.size > 0) for (const [name, fallback] of this.model.skipped) row[name] = fallback();
     return row;
   }
+
 
   private bad(name: string, what: string): InvalidQuery {
     return new InvalidQuery('bad_value', `The value of '${this.model.table}.${name}' ${what}`);

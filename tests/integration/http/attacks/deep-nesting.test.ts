@@ -12,8 +12,8 @@ import * as flows from '../../../support/flows.js';
  * Deeply nested bodies (outside review: `[[[[…]]]]` 5000 deep in a JSON login gave a 500 and an
  * error-level stack overflow). On every route of the default app that takes a body, for a guest
  * and for a signed-in user: arrays, objects and a mix nested past BODY_MAX_DEPTH get 400 with the
- * framework's sentence and a warn line, never a 500 or an error line; forms with bracketed names
- * (which stay flat keys) and bodies within the limit go on as usual.
+ * framework's sentence and a warn line, never a 500 or an error line; so do forms whose bracketed
+ * names (`a[b][c]`, read as nested groups) nest past it; bodies within the limit go on as usual.
  */
 const dir = useTempDir('fw-deep-nesting-');
 const TOO_DEEP = 'The request body is nested too deeply.';
@@ -106,14 +106,24 @@ describe('deeply nested bodies on every body-reading route of the default app, o
     );
   });
 
-  it('forms with deeply bracketed names stay flat keys: the route answers as to any form, never 500', async () => {
+  it('forms with bracketed names nested past the limit: 400 with the sentence on every route; a leading bracket stays a flat key', async () => {
     const client = server.client();
     await client.get('/login');
+    const before = testApp.logs.length;
     for (const route of routes) {
-      for (const name of ['a' + '[b]'.repeat(3000), '[]'.repeat(3000), 'email' + '[0]'.repeat(500), '_method' + '[x]'.repeat(100)]) {
+      for (const name of ['a' + '[b]'.repeat(3000), 'email' + '[0]'.repeat(500), '_method' + '[x]'.repeat(100), 'a' + '[b]'.repeat(DEFAULT_BODY_MAX_DEPTH)]) {
         const answer = await send(client, route, `${encodeURIComponent(name)}=1&email=x%40example.com`, 'application/x-www-form-urlencoded');
-        expect(answer.status, `${route.method} ${route.path} ${name.slice(0, 20)}`).toBeLessThan(500);
+        expect(answer.status, `${route.method} ${route.path} ${name.slice(0, 20)}`).toBe(400);
+        expect(answer.text).toContain(TOO_DEEP);
       }
+      // `[][]…` has no name before its brackets: qs would not nest it either; the route answers as to any form.
+      const flat = await send(client, route, `${encodeURIComponent('[]'.repeat(3000))}=1&email=x%40example.com`, 'application/x-www-form-urlencoded');
+      expect(flat.status, `${route.method} ${route.path} [][]…`).toBeLessThan(500);
+      const within = await send(client, route, `${encodeURIComponent('a' + '[b]'.repeat(DEFAULT_BODY_MAX_DEPTH - 1))}=1&email=x%40example.com`, 'application/x-www-form-urlencoded');
+      expect(within.status, `${route.method} ${route.path} within the limit`).not.toBe(400);
+      expect(within.status).toBeLessThan(500);
     }
+    const lines = testApp.logs.slice(before);
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'fatal')).toEqual([]);
   });
 });

@@ -11,8 +11,6 @@ const world3 = () =>
     ],
   });
 
-const urls = { redirectUrl: (name: string) => `/auth/${name}/redirect`, setPasswordUrl: '/account#account-password' };
-
 describe('ShowLinkedAccounts', () => {
   it("the card lists the enabled providers in registration order, each linked or not, with the provider's address and since when", async () => {
     const world = world3();
@@ -21,29 +19,28 @@ describe('ShowLinkedAccounts', () => {
     await world.links.link(bob.id, { provider: 'provider_b', providerUserId: 'b-1', email: 'bob@b.example', name: null, pictureUrl: null }, since);
     await world.links.link(bob.id, { provider: 'provider_off', providerUserId: 'off-1', email: null, name: null, pictureUrl: null }, since);
 
-    const card = await world.show.execute({ user: bob, ...urls });
+    const card = await world.show.execute({ user: bob });
 
     expect(card).toEqual({
       providers: [
-        { name: 'provider_a', label: 'Label of provider_a', link_url: '/auth/provider_a/redirect', linked: false, email: null, since: null },
-        { name: 'provider_b', label: 'Label of provider_b', link_url: '/auth/provider_b/redirect', linked: true, email: 'bob@b.example', since },
+        { name: 'provider_a', label: 'Label of provider_a', linked: false, email: null, since: null },
+        { name: 'provider_b', label: 'Label of provider_b', linked: true, email: 'bob@b.example', since },
       ],
-      has_password: false,
+      hasPassword: false,
       // One enabled provider and no password: Unlink would be refused (the disabled link does not count).
-      can_unlink: false,
-      set_password_url: '/account#account-password',
+      canUnlink: false,
     });
   });
 
-  it('can_unlink with a password, or with two enabled providers linked', async () => {
+  it('canUnlink with a password, or with two enabled providers linked', async () => {
     const world = world3();
     const withPassword = await world.addUser({ email: 'ann@example.com' });
     const social = await world.addUser({ email: 'bob@example.com', password: false });
     for (const [user, provider] of [[withPassword, 'provider_a'], [social, 'provider_a'], [social, 'provider_b']] as const) {
       await world.links.link(user.id, { provider, providerUserId: `${provider}-${user.id}`, email: null, name: null, pictureUrl: null }, world.clock.now());
     }
-    expect(await world.show.execute({ user: withPassword, ...urls })).toMatchObject({ has_password: true, can_unlink: true });
-    expect(await world.show.execute({ user: social, ...urls })).toMatchObject({ has_password: false, can_unlink: true });
+    expect(await world.show.execute({ user: withPassword })).toMatchObject({ hasPassword: true, canUnlink: true });
+    expect(await world.show.execute({ user: social })).toMatchObject({ hasPassword: false, canUnlink: true });
   });
 
   it("linkedProviders: the user's linked providers that are enabled, in registration order (the confirm-password page's buttons)", async () => {

@@ -16,20 +16,20 @@ const restrictedToken: GuardUser = { ...member, viaToken: true, abilities: ['ord
 
 const toLogin: GuardOutcome = { kind: 'redirect', to: '/login', remember: true };
 const pass: GuardOutcome = { kind: 'pass' };
-const forbidden = (json: boolean): GuardOutcome => ({ kind: 'refuse', status: 403, message: 'This action is unauthorized.', json });
+const forbidden = (json: boolean): GuardOutcome => ({ kind: 'refuse', status: 403, reason: 'forbidden', json });
 
 describe('guardOutcome: the guard table of spec 001', () => {
   it.each<[string, GuardKind, GuardFacts, GuardRequest, GuardOutcome]>([
     ['requireAuth lets users through', 'auth', { user: member }, page, pass],
     ['requireAuth sends guests to login, remembering the page', 'auth', { user: null }, page, toLogin],
     ['requireAuth does not remember a form post', 'auth', { user: null }, form, { kind: 'redirect', to: '/login', remember: false }],
-    ['requireAuth gives API clients 401 JSON', 'auth', { user: null }, api, { kind: 'refuse', status: 401, message: 'Unauthenticated.', json: true }],
+    ['requireAuth gives API clients 401 JSON', 'auth', { user: null }, api, { kind: 'refuse', status: 401, reason: 'unauthenticated', json: true }],
     ['requireAuth gives partial updates HX-Redirect', 'auth', { user: null }, htmx, { kind: 'hx-redirect', to: '/login' }],
     ['requireVerified lets verified users through', 'verified', { user: member }, page, pass],
     ['requireVerified sends guests to login', 'verified', { user: null }, page, toLogin],
     ['requireVerified sends others to verification.notice', 'verified', { user: unverified }, page, { kind: 'redirect', to: '/verify-email', remember: false }],
-    ['requireVerified gives JSON clients 403 JSON', 'verified', { user: unverified }, api, { kind: 'refuse', status: 403, message: 'Your email address is not verified.', json: true }],
-    ['requireVerified gives API tokens 403', 'verified', { user: { ...unverified, viaToken: true } }, page, { kind: 'refuse', status: 403, message: 'Your email address is not verified.', json: false }],
+    ['requireVerified gives JSON clients 403 JSON', 'verified', { user: unverified }, api, { kind: 'refuse', status: 403, reason: 'unverified', json: true }],
+    ['requireVerified gives API tokens 403', 'verified', { user: { ...unverified, viaToken: true } }, page, { kind: 'refuse', status: 403, reason: 'unverified', json: false }],
     ['guestOnly lets guests through', 'guest', { user: null }, page, pass],
     ['guestOnly sends users home', 'guest', { user: member }, page, { kind: 'redirect', to: '/', remember: false }],
     ['requireGate lets allowed users through', 'gate', { user: member, allowed: true }, page, pass],
@@ -43,13 +43,13 @@ describe('guardOutcome: the guard table of spec 001', () => {
     ['requireAbility refuses a token without it', 'ability', { user: restrictedToken, ability: 'orders:write' }, api, forbidden(true)],
     ['requirePasswordConfirmed lets a recent confirmation through', 'password-confirmed', { user: member }, page, pass],
     ['requirePasswordConfirmed sends others to /confirm-password', 'password-confirmed', { user: stale }, page, { kind: 'redirect', to: '/confirm-password', remember: true }],
-    ['requirePasswordConfirmed gives API clients 423', 'password-confirmed', { user: stale }, api, { kind: 'refuse', status: 423, message: 'Password confirmation required.', json: true }],
+    ['requirePasswordConfirmed gives API clients 423', 'password-confirmed', { user: stale }, api, { kind: 'refuse', status: 423, reason: 'confirm-password', json: true }],
   ])('%s', (_name, kind, facts, request, expected) => {
     expect(guardOutcome(kind, facts, request, pages)).toEqual(expected);
   });
 
   it('turns guests away with a 401 page when the app has no login route', () => {
-    expect(turnAwayGuest(page, { login: null })).toEqual({ kind: 'refuse', status: 401, message: 'Unauthenticated.', json: false });
+    expect(turnAwayGuest(page, { login: null })).toEqual({ kind: 'refuse', status: 401, reason: 'unauthenticated', json: false });
   });
 
   it('refuses unverified users with 403 when the app has no verification notice page', () => {

@@ -1,14 +1,10 @@
-import { canUnlink } from './unlink.js';
+import type { EnabledProvider, LinkedAccountsOverview } from '../../../domain/oauth/linked-accounts.js';
 
 /**
  * The spec's template data table: what `fw/auth/login_options.html` and `oauth/section.html`
- * receive, with the spec's (snake_case) names. URLs come from the caller's router as a
- * function, so this stays a pure mapping.
+ * receive, with the spec's (snake_case) names, made here where the pages are made from what the
+ * domain and the use cases decided. URLs come from the router as functions.
  */
-export interface EnabledProvider {
-  readonly name: string;
-  readonly label: string;
-}
 
 /** `route('oauth.redirect', name)`. */
 export type RedirectUrl = (provider: string) => string;
@@ -52,15 +48,6 @@ export function loginOptions(input: {
   };
 }
 
-/** A row of `oauth_accounts` as the card needs it. */
-export interface StoredLink {
-  readonly provider: string;
-  /** The address the provider gave when it was linked or last used. */
-  readonly email: string | null;
-  /** When it was linked: the card's 'since'. */
-  readonly createdAt: Date;
-}
-
 export interface CardProvider {
   readonly name: string;
   readonly label: string;
@@ -75,34 +62,20 @@ export interface CardProvider {
 export interface AccountCardData {
   readonly providers: CardProvider[];
   readonly has_password: boolean;
-  /** Whether Unlink is allowed (a password, or two providers linked); without it the card explains why. */
+  /** Whether Unlink is allowed; without it the card explains why. */
   readonly can_unlink: boolean;
   /** Where 'Set a password' is: the password card of /account. */
   readonly set_password_url: string;
 }
 
-/**
- * The 'Linked accounts' card (`section.data`): one entry per enabled provider, in the order
- * registered. A link at a provider that has lost its credentials is not listed, since its
- * routes answer 404; it also does not count for `can_unlink`.
- */
-export function linkedAccountsCard(input: {
-  providers: readonly EnabledProvider[];
-  links: readonly StoredLink[];
-  hasPassword: boolean;
-  setPasswordUrl: string;
-  redirectUrl: RedirectUrl;
-}): AccountCardData {
-  const providers = input.providers.map(({ name, label }): CardProvider => {
-    const link = input.links.find((l) => l.provider === name);
-    return { name, label, link_url: input.redirectUrl(name), linked: link !== undefined, email: link?.email ?? null, since: link?.createdAt ?? null };
-  });
-  const can_unlink = canUnlink({
-    hasPassword: input.hasPassword,
-    linkedProviders: input.links.map((l) => l.provider),
-    enabledProviders: input.providers.map((p) => p.name),
-  });
-  return { providers, has_password: input.hasPassword, can_unlink, set_password_url: input.setPasswordUrl };
+/** The 'Linked accounts' card (`section.data`) of a user's overview. */
+export function linkedAccountsCard(overview: LinkedAccountsOverview, urls: { redirectUrl: RedirectUrl; setPasswordUrl: string }): AccountCardData {
+  return {
+    providers: overview.providers.map(({ name, label, linked, email, since }) => ({ name, label, link_url: urls.redirectUrl(name), linked, email, since })),
+    has_password: overview.hasPassword,
+    can_unlink: overview.canUnlink,
+    set_password_url: urls.setPasswordUrl,
+  };
 }
 
 function withQuery(url: string, query: string): string {
