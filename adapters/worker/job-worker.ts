@@ -139,6 +139,7 @@ export class JobWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake.abort();
+    for (const sleeper of this.sleepers) sleeper();
     await this.running;
   }
 
@@ -304,17 +305,20 @@ export class JobWorker {
   /** Waits for a wake-up, the poll interval, or the stop, whichever comes first. */
   private async idle(ms: number, heard: number): Promise<void> {
     if (this.stopping || this.wakeups !== heard) return;
-    const done = new AbortController();
+    // A plain timer and the sleeper's own resolve (`stop` wakes every sleeper): no AbortSignal
+    // pair and no promise race per idle spell, which a loop going idle after each job pays.
     let woken: () => void = () => undefined;
+    let timer: NodeJS.Timeout | undefined;
     const wake = new Promise<void>((resolve) => {
       woken = resolve;
       this.sleepers.add(resolve);
+      timer = setTimeout(resolve, ms);
     });
     if (this.sleepers.size === 1) this.watching?.waiting?.(true);
     try {
-      await Promise.race([sleep(ms, undefined, { signal: AbortSignal.any([this.wake.signal, done.signal]) }).catch(() => undefined), wake]);
+      await wake;
     } finally {
-      done.abort();
+      clearTimeout(timer);
       if (this.sleepers.delete(woken) && this.sleepers.size === 0) this.watching?.waiting?.(false);
     }
   }
