@@ -10,6 +10,7 @@
  */
 import nunjucks from 'nunjucks';
 import type { Environment } from 'nunjucks';
+import { choiceInputs } from './ui-choices.js';
 
 interface RenderContext {
   lookup(name: string): unknown;
@@ -75,6 +76,7 @@ function html(value: unknown): string {
 export type FieldLayout = 'stacked' | 'check' | 'group';
 
 export function registerUiFields(env: Environment): void {
+  env.addGlobal('fw_choices', choiceInputs);
   env.addGlobal('fw_attrs', (attrs: unknown) => new nunjucks.runtime.SafeString(extraAttributes(attrs)));
   env.addGlobal('fw_field', function (this: RenderContext, kind: string, name: string, label: unknown, p: Record<string, unknown>, layout: FieldLayout, many: boolean, options: unknown) {
     const key = fieldPath(name);
