@@ -712,6 +712,21 @@ for (const engine of useEngines()) {
         expect(plan.filter((step) => /CORRELATED/u.test(step.detail))).toEqual([]);
       });
 
+      it('ranks by at most four words of two letters or more, so long visitor text costs a bounded query', async () => {
+        await db.query(Post).create({ title: 'Garden tools', body: 'Running a small garden' });
+        const reads = (text: string): number => {
+          const { sql } = db.query(Post).orderByRelevance(text).toSql();
+          return sql.split(engine.name === 'sqlite' ? ' match ' : ' @@ ').length - 1;
+        };
+        const fourWords = reads('garden tools running small');
+        expect(reads('g k t c w d r m f s v b p a o l')).toBeLessThanOrEqual(reads('g'));
+        expect(reads('garden tools running small lamp chair table mug knife fork')).toBe(fourWords);
+        expect(reads('garden')).toBeLessThan(fourWords);
+        // Filtering still asks for every word.
+        expect(await titles(db.query(Post).search('garden tools running small lamp'))).toEqual([]);
+        expect(await titles(db.query(Post).search('g r sm garden'))).toEqual(['Garden tools']);
+      });
+
       it('chains with conditions, latest() and pages', async () => {
         for (let n = 0; n < 30; n++) {
           clock.advance(1000);

@@ -144,8 +144,9 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
             params.push(query);
             return `(${index} @@ to_tsquery('${this.model.searchLanguage}', ?))::int`;
           };
+    const ranked = rankedWords(words);
     for (const each of relevanceClasses(this.model)) {
-      for (const word of words) terms.push(`${each.weight} * ${holds(this.session.engine === 'sqlite' ? fts5ColumnQuery(each.columns, [word]) : tsClassQuery([word], each.label))}`);
+      for (const word of ranked) terms.push(`${each.weight} * ${holds(this.session.engine === 'sqlite' ? fts5ColumnQuery(each.columns, [word]) : tsClassQuery([word], each.label))}`);
     }
     // Matching at all puts the rows that match before those that do not; under a filter by the same words every row matches.
     if (!this.searchedFor.has(words.join(' '))) terms.push(holds(this.session.engine === 'sqlite' ? fts5Query(words) : tsQuery(words)));
@@ -669,4 +670,18 @@ function beyond(column: string, direction: 'asc' | 'desc', value: unknown, nulla
 /** A row value as a cursor holds it (JSON: instants as ISO text). */
 function toCursor(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : (value ?? null);
+}
+
+/**
+ * The words relevance is counted for: the first few of at least two characters (the first word
+ * when none is that long). Visitor text may hold any number of words, and each ranked word costs
+ * one search-index read per column group on every query (on SQLite, synchronously, in the
+ * server's own thread): sixteen one-letter prefixes took over a second at 50 000 rows. Filtering
+ * (`whereSearch`) still requires every word.
+ */
+export const MAX_RANKED_WORDS = 4;
+
+function rankedWords(words: readonly string[]): readonly string[] {
+  const long = words.filter((word) => word.length >= 2).slice(0, MAX_RANKED_WORDS);
+  return long.length > 0 ? long : words.slice(0, 1);
 }
