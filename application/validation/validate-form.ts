@@ -94,7 +94,8 @@ export async function validateForm<T>(form: FormDefinition<T>, input: unknown, c
  */
 function withExtras(parsed: Record<string, unknown>, raw: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = { ...parsed };
-  for (const key of Object.keys(raw)) if (!Object.hasOwn(values, key)) values[key] = raw[key];
+  // Defined, not assigned: a field named `__proto__` must stay a field, never the values' prototype.
+  for (const key of Object.keys(raw)) if (!Object.hasOwn(values, key)) Object.defineProperty(values, key, { value: raw[key], enumerable: true, writable: true, configurable: true });
   return values;
 }
 

@@ -5,6 +5,19 @@ import type { FormServiceKey } from '../../../../application/validation/form-con
 import { asIs, context } from './support.js';
 
 describe('form request steps, outside HTTP (a CSV row, a command, a job)', () => {
+  it('an input field named __proto__ stays a field: the values the rules see inherit nothing from it', async () => {
+    // A form body may hold an own `__proto__` key (node's querystring keeps it as one).
+    const input = JSON.parse('{"__proto__": ["planted", "b", "c"], "x": "1"}') as Record<string, unknown>;
+    const onlyX = { parse: (raw: unknown) => ({ ok: true as const, value: { x: (raw as Record<string, unknown>)['x'] } }) };
+    let seen: Record<string, unknown> = {};
+    const result = await validateForm({ shape: onlyX, rules: (_v, values) => void (seen = values) }, input, context());
+    expect(result).toEqual({ kind: 'valid', value: { x: '1' } });
+    // With the list as the values' prototype, `values[0]` read 'planted' and `values.length` 3.
+    expect(Object.getPrototypeOf(seen)).toBe(Object.prototype);
+    expect(seen['0']).toBeUndefined();
+    expect(seen['__proto__']).toEqual(['planted', 'b', 'c']);
+  });
+
   it('prepare, authorize (false: forbidden), rules, after with errors.add', async () => {
     const steps: string[] = [];
     const form = (allow: boolean) => ({
