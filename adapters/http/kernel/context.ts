@@ -105,7 +105,7 @@ export interface RouteTraits {
 }
 
 /** The traits of a request no route answers. */
-export const NO_ROUTE: RouteTraits = { csrfExempt: false, etag: false, keepsNewSession: false };
+export const NO_ROUTE: RouteTraits = Object.freeze({ csrfExempt: false, etag: false, keepsNewSession: false });
 
 /**
  * The request context handed to handlers and middleware. The session is attached by the

@@ -8,7 +8,7 @@ import { KernelContext, headerText } from './context.js';
 import type { ContextShared, MatchedRoute, RouteTraits } from './context.js';
 
 /** A fallback route answers a page like any route: a session it starts is kept. */
-const FALLBACK: RouteTraits = { csrfExempt: false, etag: false, keepsNewSession: true };
+const FALLBACK: RouteTraits = Object.freeze({ csrfExempt: false, etag: false, keepsNewSession: true });
 import { runOnion } from './pipeline.js';
 import type { Stage } from './pipeline.js';
 import { answerPreflight, routeCorsLayers } from './cors.js';
@@ -73,7 +73,8 @@ function routePlans(options: DispatchOptions): (route: Route<Handler>) => RouteP
       const own = options.routeLayers.get(route);
       plan = {
         layers: [...routeCorsLayers(route), ...options.frameworkStages, ...options.appLayers, ...(own?.middleware ?? [])],
-        traits: { csrfExempt: own?.csrfExempt ?? false, etag: own?.etag ?? false, keepsNewSession: !(own?.webhook ?? false) },
+        // Shared by every request of the route: frozen, so no middleware can change it for the next.
+        traits: Object.freeze({ csrfExempt: own?.csrfExempt ?? false, etag: own?.etag ?? false, keepsNewSession: !(own?.webhook ?? false) }),
         liveForm: own?.liveForm ?? null,
       };
       plans.set(route, plan);

@@ -21,7 +21,17 @@ function csrfApp(xsrfCookie: boolean) {
           .withoutCsrf()
           .post('/save', () => json({ saved: true }))
           .put('/items/{id}', (ctx) => json({ replaced: ctx.params.int('id') }))
-          .post('/after-exemption', () => json({ saved: true })),
+          .post('/after-exemption', () => json({ saved: true }))
+          // A route's traits are shared by all its requests: a handler that tries to change them fails.
+          .get('/change-traits', (ctx) => {
+            const traits = (ctx as unknown as { traits: { csrfExempt: boolean } }).traits;
+            try {
+              traits.csrfExempt = true;
+            } catch {
+              return json({ changed: false });
+            }
+            return json({ changed: traits.csrfExempt });
+          }),
       });
       return xsrfCookie ? app.xsrfCookie() : app;
     },
@@ -46,6 +56,11 @@ describe('CSRF', () => {
     const api = await server.client().post('/save', { csrf: false, headers: { accept: 'application/json' } });
     expect(api.status).toBe(419);
     expect(api.json()).toEqual({ message: 'The page expired. Go back, reload it and try again.' });
+  });
+
+  it("a request cannot switch on its route's CSRF exemption for the next ones", async () => {
+    expect((await server.client().get('/change-traits')).json()).toEqual({ changed: false });
+    expect((await server.client().post('/save', { csrf: false })).status).toBe(419);
   });
 
   it('accepts the token from the _token field and from X-CSRF-Token, and refuses a wrong one', async () => {
