@@ -9,7 +9,7 @@ import { BODY_TOO_DEEP } from './refusal-messages.js';
  * `qs` (the standard reader, pinned), with its limits:
  *
  * - nested deeper than BODY_MAX_DEPTH: refused (`too-deep`, 400 with the depth sentence);
- * - a list index past `MAX_LIST_INDEX`, or more than that many `[]` items: refused
+ * - a list index of `MAX_LIST_INDEX` or more (indices 0–999), or more than that many `[]` items: refused
  *   (`too-many-items`, 400) rather than read as a group keyed by numbers;
  * - indices with gaps (`items[0]`, `items[2]`) are read in order as a list without holes
  *   (qs's reading): the errors and old input then follow the list as re-shown;

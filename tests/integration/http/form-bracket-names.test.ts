@@ -116,13 +116,15 @@ describe.each(['hapi', 'fetch'])('bracketed form names on the %s transport, over
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
-  it('names nested past BODY_MAX_DEPTH, or an index past 1000: 400 with the sentence', async () => {
+  it('names nested past BODY_MAX_DEPTH, or an index of 1000 or more: 400 with the sentence', async () => {
     const deep = await post('/echo', `${encodeURIComponent('a' + '[b]'.repeat(40))}=1`);
     expect(deep.status).toBe(400);
     expect(deep.text).toContain('The request body is nested too deeply.');
     const far = await post('/echo', `${encodeURIComponent('items[5000][name]')}=x`);
     expect(far.status).toBe(400);
     expect(far.text).toContain('The form has a list with too many items.');
+    const edge = await post('/echo', `${encodeURIComponent('items[1000]')}=x`);
+    expect(edge.status).toBe(400);
     const within = await post('/echo', `${encodeURIComponent('a' + '[b]'.repeat(20))}=1&${encodeURIComponent('items[999]')}=x`);
     expect(within.status).toBe(200);
   });
