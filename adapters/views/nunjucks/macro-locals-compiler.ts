@@ -173,7 +173,8 @@ export class MacroLocalsCompiler extends Base {
     }
     for (const pair of pairs) {
       const name = String(pair.key?.value);
-      if (name === 'caller' || this.shared(name)) {
+      // `loop` stays a frame value: every `{% for %}` inside sets its own, which a local would hide.
+      if (name === 'caller' || name === 'loop' || this.shared(name)) {
         this._emit(`frame.set("${name}", Object.prototype.hasOwnProperty.call(kwargs, "${name}") ? kwargs["${name}"] : `);
         this._compileExpression(pair.value as Node, currFrame);
         this._emit(');');

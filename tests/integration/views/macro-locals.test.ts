@@ -51,6 +51,8 @@ const CASES: [string, string, Record<string, unknown>][] = [
     "{% macro m(a, b='b') %}{% set a = a ~ '!' %}{% set c, b = 'two' %}{{ a }}{{ b }}{{ c }}{% endmacro %}{{ m('x') }}", {}],
   ['a macro with an include keeps its frame for the included file',
     "{% macro m(k='K') %}{% set s = 'S' %}{% include 'part.html' %}{% endmacro %}{{ m() }}{{ m(k='L') }}", {}],
+  ["a keyword parameter named loop leaves each for-loop's own loop variable to the loop",
+    "{% macro m(loop='p') %}{{ loop }}{% for a in [1, 2] %}{{ loop.index }}{% endfor %}{{ loop }}{% endmacro %}{{ m() }}{{ m(loop='q') }}", {}],
   ['a caller given as a keyword, and a macro calling itself',
     "{% macro count(n=3) %}{{ n }}{% if n > 0 %}{% set next = n - 1 %}{{ count(n=next) }}{% endif %}{{ n }}{% endmacro %}{{ count() }}", {}],
 ];
