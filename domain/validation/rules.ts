@@ -16,8 +16,14 @@ import type { DimensionConstraints } from './uploaded-file.js';
 import type { ParamValue, Verdict } from './verdict.js';
 
 const PASS = null;
-// A rule without parameters is one shared object (rules are immutable; a chain's `.message()`
-// goes on its step), so a form's thirty chains allocate no rule objects for them.
+
+/**
+ * A rule without parameters is one shared object (rules are immutable; a chain's `.message()`
+ * goes on its step), so a form's thirty chains allocate no rule objects for them.
+ */
+function shared(made: Rule): () => Rule {
+  return () => made;
+}
 
 function rule(name: string, check: Rule['check'], presence = false): Rule {
   return presence ? { name, presence, check } : { name, check };
@@ -46,8 +52,7 @@ function conditionParams(condition: Condition): { params?: Record<string, ParamV
 
 // ---- presence ----
 
-const REQUIRED_RULE = rule('required', (value) => bool(!isMissing(value), 'validation.required'), true);
-export const required = (): Rule => REQUIRED_RULE;
+export const required = shared(rule('required', (value) => bool(!isMissing(value), 'validation.required'), true));
 
 export const requiredIf = (condition: Condition): Rule =>
   rule('requiredIf', (value, scope) => {
@@ -77,8 +82,7 @@ export const requiredWithout = (fields: readonly string[]): Rule =>
   rule('requiredWithout', (value, scope) =>
     bool(!isMissing(value) || fields.every((other) => !isMissing(scope.other(other))), 'validation.requiredWithout', undefined, others(fields)), true);
 
-const PROHIBITED_RULE = rule('prohibited', (value) => bool(isMissing(value), 'validation.prohibited'), true);
-export const prohibited = (): Rule => PROHIBITED_RULE;
+export const prohibited = shared(rule('prohibited', (value) => bool(isMissing(value), 'validation.prohibited'), true));
 
 export const prohibitedIf = (condition: Condition): Rule =>
   rule('prohibitedIf', (value, scope) => {
@@ -95,10 +99,8 @@ export const prohibits = (fields: readonly string[]): Rule =>
 const YES = new Set<unknown>([true, 1, 'on', '1', 'yes', 'true']);
 const NO = new Set<unknown>([false, 0, 'off', '0', 'no', 'false']);
 
-const ACCEPTED_RULE = rule('accepted', (value) => bool(YES.has(value), 'validation.accepted'), true);
-export const accepted = (): Rule => ACCEPTED_RULE;
-const DECLINED_RULE = rule('declined', (value) => bool(NO.has(value), 'validation.declined'), true);
-export const declined = (): Rule => DECLINED_RULE;
+export const accepted = shared(rule('accepted', (value) => bool(YES.has(value), 'validation.accepted'), true));
+export const declined = shared(rule('declined', (value) => bool(NO.has(value), 'validation.declined'), true));
 
 // ---- size and compare ----
 
@@ -184,26 +186,16 @@ function textRule(name: string, accepts: (text: string, formats: FormatChecks) =
   return rule(name, (value, scope) => bool(typeof value === 'string' && accepts(value, scope.formats), `validation.${name}`, params));
 }
 
-const EMAIL_RULE = textRule('email', (text, f) => f.email(text));
-export const email = (): Rule => EMAIL_RULE;
-const URL_RULE = textRule('url', (text, f) => f.url(text));
-export const url = (): Rule => URL_RULE;
-const UUID_RULE = textRule('uuid', (text, f) => f.uuid(text));
-export const uuid = (): Rule => UUID_RULE;
-const ULID_RULE = textRule('ulid', (text, f) => f.ulid(text));
-export const ulid = (): Rule => ULID_RULE;
-const IP_RULE = textRule('ip', (text, f) => f.ip(text));
-export const ip = (): Rule => IP_RULE;
-const MACADDRESS_RULE = textRule('macAddress', (text, f) => f.macAddress(text));
-export const macAddress = (): Rule => MACADDRESS_RULE;
-const JSON_RULE = textRule('json', (text, f) => f.json(text));
-export const json = (): Rule => JSON_RULE;
-const TIMEZONE_RULE = textRule('timezone', (text, f) => f.timezone(text));
-export const timezone = (): Rule => TIMEZONE_RULE;
-const HEXCOLOR_RULE = textRule('hexColor', (text, f) => f.hexColor(text));
-export const hexColor = (): Rule => HEXCOLOR_RULE;
-const ASCII_RULE = textRule('ascii', (text, f) => f.ascii(text));
-export const ascii = (): Rule => ASCII_RULE;
+export const email = shared(textRule('email', (text, f) => f.email(text)));
+export const url = shared(textRule('url', (text, f) => f.url(text)));
+export const uuid = shared(textRule('uuid', (text, f) => f.uuid(text)));
+export const ulid = shared(textRule('ulid', (text, f) => f.ulid(text)));
+export const ip = shared(textRule('ip', (text, f) => f.ip(text)));
+export const macAddress = shared(textRule('macAddress', (text, f) => f.macAddress(text)));
+export const json = shared(textRule('json', (text, f) => f.json(text)));
+export const timezone = shared(textRule('timezone', (text, f) => f.timezone(text)));
+export const hexColor = shared(textRule('hexColor', (text, f) => f.hexColor(text)));
+export const ascii = shared(textRule('ascii', (text, f) => f.ascii(text)));
 
 /** Without g/y a RegExp keeps no lastIndex, so the same pattern gives the same answer twice. */
 function stateless(pattern: RegExp): RegExp {
@@ -226,16 +218,11 @@ const LETTERS = /^[\p{L}\p{M}]+$/u;
 const LETTERS_DIGITS = /^[\p{L}\p{M}\p{N}]+$/u;
 const LETTERS_DIGITS_DASHES = /^[\p{L}\p{M}\p{N}_-]+$/u;
 
-const ALPHA_RULE = textRule('alpha', (text) => LETTERS.test(text));
-export const alpha = (): Rule => ALPHA_RULE;
-const ALPHANUM_RULE = textRule('alphaNum', (text) => LETTERS_DIGITS.test(text));
-export const alphaNum = (): Rule => ALPHANUM_RULE;
-const ALPHADASH_RULE = textRule('alphaDash', (text) => LETTERS_DIGITS_DASHES.test(text));
-export const alphaDash = (): Rule => ALPHADASH_RULE;
-const LOWERCASE_RULE = textRule('lowercase', (text) => text === text.toLowerCase());
-export const lowercase = (): Rule => LOWERCASE_RULE;
-const UPPERCASE_RULE = textRule('uppercase', (text) => text === text.toUpperCase());
-export const uppercase = (): Rule => UPPERCASE_RULE;
+export const alpha = shared(textRule('alpha', (text) => LETTERS.test(text)));
+export const alphaNum = shared(textRule('alphaNum', (text) => LETTERS_DIGITS.test(text)));
+export const alphaDash = shared(textRule('alphaDash', (text) => LETTERS_DIGITS_DASHES.test(text)));
+export const lowercase = shared(textRule('lowercase', (text) => text === text.toLowerCase()));
+export const uppercase = shared(textRule('uppercase', (text) => text === text.toUpperCase()));
 
 export const startsWith = (prefixes: readonly string[]): Rule =>
   textRule('startsWith', (text) => prefixes.some((prefix) => text.startsWith(prefix)), { values: prefixes.join(', ') });
@@ -252,8 +239,7 @@ function numberText(value: unknown, formats: FormatChecks): string | null {
   return null;
 }
 
-const NUMERIC_RULE = rule('numeric', (value, scope) => bool(numberText(value, scope.formats) !== null, 'validation.numeric'));
-export const numeric = (): Rule => NUMERIC_RULE;
+export const numeric = shared(rule('numeric', (value, scope) => bool(numberText(value, scope.formats) !== null, 'validation.numeric')));
 
 export const integer = (): Rule =>
   rule('integer', (value, scope) =>
@@ -311,8 +297,7 @@ function timeOf(value: unknown, formats: FormatChecks): number | null {
   return null;
 }
 
-const DATE_RULE = rule('date', (value, scope) => bool(timeOf(value, scope.formats) !== null, 'validation.date'));
-export const date = (): Rule => DATE_RULE;
+export const date = shared(rule('date', (value, scope) => bool(timeOf(value, scope.formats) !== null, 'validation.date')));
 
 /**
  * `before`, `after`, `afterOrEqual`: against a `Date`, date text, or another field's value
@@ -339,11 +324,9 @@ export const afterOrEqual = (when: Date | string): Rule => dated('afterOrEqual',
 
 // ---- files ----
 
-const FILE_RULE = rule('file', (value) => bool(isUploadedFile(value), 'validation.file'));
-export const file = (): Rule => FILE_RULE;
+export const file = shared(rule('file', (value) => bool(isUploadedFile(value), 'validation.file')));
 
-const IMAGE_RULE = rule('image', (value) => bool(isUploadedFile(value) && isImage(value), 'validation.image'));
-export const image = (): Rule => IMAGE_RULE;
+export const image = shared(rule('image', (value) => bool(isUploadedFile(value) && isImage(value), 'validation.image')));
 
 /** An upload whose sniffed type is one of these, by extension (`jpg`, `png`) or media type (`image/*`). */
 export const mimes = (kinds: readonly string[]): Rule =>
