@@ -12,7 +12,7 @@ import { canonicalHost, hostAllowed } from '../../../domain/http/trusted-hosts.j
 import { RequestBody, parseBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
 import type { ErrorAnswer, ErrorPage } from '../kernel/error-responder.js';
-import { ROBOTS_TXT, bodyKind, bodyLimit, frontHeaders, logAccess, publicFileCache, startRequest, tooLarge } from '../kernel/front.js';
+import { HEALTH_ANSWER, ROBOTS_TXT, bodyKind, bodyLimit, frontHeaders, logAccess, publicFileCache, startRequest, tooLarge } from '../kernel/front.js';
 import { HttpAbort } from '../kernel/http-error.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
@@ -92,7 +92,7 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
       // The live-reload stream, only while debugging locally (no devTools otherwise: a 404).
       if (method === 'GET' && path === LIVE_PATH && services.devTools !== undefined) return { status: 200, headers: new Map(Object.entries(LIVE_HEADERS)), cookies: [], body: { kind: 'stream', stream: services.devTools.live().connect() } };
       if (path === '/health') {
-        const health = await toWire({ status: 'ok' }, wireOptions);
+        const health = await toWire(HEALTH_ANSWER, wireOptions);
         health.headers.set('cache-control', 'no-store');
         return health;
       }

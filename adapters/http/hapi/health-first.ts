@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server as NodeServer, ServerResponse } from 'node:http';
-import { frontHeaders, logAccess, startRequest } from '../kernel/front.js';
+import { HEALTH_ANSWER, frontHeaders, logAccess, startRequest } from '../kernel/front.js';
 import type { FrontOptions } from '../kernel/front.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
-const HEALTH_BODY = JSON.stringify({ status: 'ok' });
+const HEALTH_BODY = JSON.stringify(HEALTH_ANSWER);
 const HEALTH_LENGTH = String(Buffer.byteLength(HEALTH_BODY));
 
 /**

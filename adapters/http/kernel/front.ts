@@ -120,3 +120,6 @@ export const ASSET_CACHE = 'public, max-age=31536000, immutable';
 export function publicFileCache(versioned: boolean): string {
   return versioned ? ASSET_CACHE : 'public, max-age=0, must-revalidate';
 }
+
+/** What `GET /health` answers on every transport (with `Cache-Control: no-store`), for any Host. */
+export const HEALTH_ANSWER = { status: 'ok' } as const;

@@ -1,6 +1,7 @@
 import type { Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 // Brings `h.file()` (the @hapi/inert plugin) into hapi's types.
 import type {} from '@hapi/inert';
+import { HEALTH_ANSWER } from '../../kernel/front.js';
 import { rangeFits } from '../../kernel/public-files.js';
 import type { PublicFile, PublicFiles } from '../../kernel/public-files.js';
 
@@ -21,7 +22,7 @@ export function builtInRoutes(server: Server, options: BuiltInRouteOptions): voi
     method: 'GET',
     path: '/health',
     options: plain,
-    handler: (_request, h) => h.response({ status: 'ok' }).header('cache-control', 'no-store'),
+    handler: (_request, h) => h.response(HEALTH_ANSWER).header('cache-control', 'no-store'),
   });
   /** A built-in answer that the app's own file in `public/` replaces. */
   const publicOr = (path: string, fallback: (h: ResponseToolkit) => ResponseObject) =>
