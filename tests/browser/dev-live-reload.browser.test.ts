@@ -67,6 +67,8 @@ describeInChromium('live reload in Chromium, debugging locally', () => {
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: screenshotPath('dev-debug-list'), fullPage: true, caret: 'hide' });
     await page.getByRole('link', { name: 'GET /page' }).first().click();
+    // A click does not wait for the page it opens: under load the old page was still showing.
+    await page.waitForURL(/\/_fw\/debug\/.+/u);
     expect(await page.getByRole('heading', { name: 'GET /page', level: 1 }).isVisible()).toBe(true);
     expect(await page.getByRole('heading', { name: /^SQL/u }).isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
