@@ -7,7 +7,10 @@
  * growth from one round to the next (the slope over the second half of the rounds, which a leak
  * keeps and a warming heap does not, stays within noise: under 1 MB per 100 000 requests).
  *
- * Environment: SOAK_REQUESTS (1 000 000), SOAK_ROUNDS (10). Misses are reported, never fatal.
+ * Environment: SOAK_REQUESTS (1 000 000), SOAK_ROUNDS (10), SOAK_IDLE_SECONDS (12: the idle
+ * reading's wait, as in the peers bench). Node flags after the script's name go to the server
+ * (`node dist/bench/soak.bench.js --semi-space-growth-factor=2`: V8's own growth, for a before/after).
+ * Misses are reported, never fatal.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +26,7 @@ const SERVER_SCRIPT = fileURLToPath(new URL(`./peers.server${extname(fileURLToPa
 const TOTAL = Number(process.env['SOAK_REQUESTS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['SOAK_ROUNDS'] ?? 10);
 const CONNECTIONS = 10;
+const IDLE_SECONDS = Number(process.env['SOAK_IDLE_SECONDS'] ?? 12);
 const MB = 1024 * 1024;
 
 const children = new ChildServers();
@@ -74,12 +78,15 @@ function slope(points: readonly (readonly [number, number])[]): number {
 
 async function main(): Promise<void> {
   const child = children.add(
-    spawn(process.execPath, ['--expose-gc', ...process.execArgv, SERVER_SCRIPT, 'fw', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    spawn(process.execPath, ['--expose-gc', ...process.execArgv, ...process.argv.slice(2), SERVER_SCRIPT, 'fw', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
   );
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as ReadyMessage).url));
     child.once('exit', (code) => reject(new Error(`the fw server exited (code ${code}) before listening`)));
   });
+  // Idle as in the peers bench: after a while without a request (fw gives back the young
+  // generation that start-up grew at its first quiet moment).
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
   const idle = (await stats(child, 'gc')).rss;
   const cookie = await signIn(url);
   const perRound = Math.ceil(TOTAL / ROUNDS);
