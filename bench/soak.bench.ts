@@ -87,7 +87,8 @@ async function main(): Promise<void> {
   // Idle as in the peers bench: after a while without a request (fw gives back the young
   // generation that start-up grew at its first quiet moment).
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-  const idle = (await stats(child, 'gc')).rss;
+  const idleStats = await stats(child, 'gc');
+  const idle = idleStats.rss;
   const cookie = await signIn(url);
   const perRound = Math.ceil(TOTAL / ROUNDS);
   // The three rows share a round in the proportions a site sees them: pages most.
@@ -96,8 +97,8 @@ async function main(): Promise<void> {
     { path: '/login', share: 0.4, headers: {} },
     { path: '/account', share: 0.4, headers: { cookie } },
   ];
-  console.log(`fw soak: ${TOTAL.toLocaleString('en')} requests in ${ROUNDS} rounds; idle RSS ${(idle / MB).toFixed(1)} MB`);
-  console.log('round  requests   req/s   non-2xx   RSS after GC (MB)   load');
+  console.log(`fw soak: ${TOTAL.toLocaleString('en')} requests in ${ROUNDS} rounds; idle RSS ${(idle / MB).toFixed(1)} MB, V8 heap ${(idleStats.heapTotal / MB).toFixed(1)} MB (live ${(idleStats.heapUsed / MB).toFixed(1)})`);
+  console.log('round  requests   req/s   non-2xx   RSS after GC (MB)   V8 heap / live (MB)   load');
   const points: [number, number][] = [];
   let served = 0;
   let unexpected = 0;
@@ -111,10 +112,12 @@ async function main(): Promise<void> {
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     served += requests;
-    const rss = (await stats(child, 'gc')).rss;
+    const after = await stats(child, 'gc');
+    const rss = after.rss;
     points.push([served, rss]);
+    const heap = `${(after.heapTotal / MB).toFixed(1)} / ${(after.heapUsed / MB).toFixed(1)}`;
     console.log(
-      `${String(round).padStart(5)}  ${String(requests).padStart(8)}  ${String(Math.round(requests / seconds)).padStart(6)}  ${String(unexpected).padStart(8)}   ${(rss / MB).toFixed(1).padStart(17)}   ${loadavg()[0]?.toFixed(1)}`,
+      `${String(round).padStart(5)}  ${String(requests).padStart(8)}  ${String(Math.round(requests / seconds)).padStart(6)}  ${String(unexpected).padStart(8)}   ${(rss / MB).toFixed(1).padStart(17)}   ${heap.padStart(19)}   ${loadavg()[0]?.toFixed(1)}`,
     );
   }
   const peak = (await stats(child, 'stats')).maxRss;
