@@ -100,6 +100,7 @@ async function main(): Promise<void> {
   console.log(`fw soak: ${TOTAL.toLocaleString('en')} requests in ${ROUNDS} rounds; idle RSS ${(idle / MB).toFixed(1)} MB, V8 heap ${(idleStats.heapTotal / MB).toFixed(1)} MB (live ${(idleStats.heapUsed / MB).toFixed(1)})`);
   console.log('round  requests   req/s   non-2xx   RSS after GC (MB)   V8 heap / live (MB)   load');
   const points: [number, number][] = [];
+  const livePoints: [number, number][] = [];
   let served = 0;
   let unexpected = 0;
   for (let round = 1; round <= ROUNDS; round++) {
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
     const after = await stats(child, 'gc');
     const rss = after.rss;
     points.push([served, rss]);
+    livePoints.push([served, after.heapUsed]);
     const heap = `${(after.heapTotal / MB).toFixed(1)} / ${(after.heapUsed / MB).toFixed(1)}`;
     console.log(
       `${String(round).padStart(5)}  ${String(requests).padStart(8)}  ${String(Math.round(requests / seconds)).padStart(6)}  ${String(unexpected).padStart(8)}   ${(rss / MB).toFixed(1).padStart(17)}   ${heap.padStart(19)}   ${loadavg()[0]?.toFixed(1)}`,
@@ -127,6 +129,10 @@ async function main(): Promise<void> {
   const afterRatio = after / idle;
   console.log(`\nidle ${(idle / MB).toFixed(1)} MB, after ${(after / MB).toFixed(1)} MB (${afterRatio.toFixed(2)}× idle; target ≤ 1.5×: ${afterRatio <= 1.5 ? 'met' : 'MISS'}), peak ${(peak / MB).toFixed(1)} MB`);
   console.log(`growth over the second half: ${growthPer100k.toFixed(2)} MB per 100 000 requests (target < 1: ${growthPer100k < 1 ? 'met' : 'MISS'})`);
+  // RSS also holds what the allocator and V8 keep for reuse, which swings between rounds; the
+  // live heap after a GC is what a JavaScript leak would grow.
+  const liveGrowth = (slope(livePoints.slice(Math.floor(livePoints.length / 2))) * 100_000) / MB;
+  console.log(`V8 live heap over the second half: ${liveGrowth.toFixed(2)} MB per 100 000 requests; RSS over all rounds: ${((slope(points) * 100_000) / MB).toFixed(2)}`);
   if (unexpected > 0) console.log(`MISS: ${unexpected} answers were not 2xx or failed`);
   await children.stop(child);
 }

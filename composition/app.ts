@@ -1,5 +1,4 @@
-// First: it sets how V8 sizes the young generation before the other modules' code runs.
-import { shrinkWhenQuiet, sizeYoungGeneration } from './young-generation.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -482,8 +481,6 @@ export class App {
 
   private async boot(): Promise<AppServices> {
     const config = await this.config();
-    // `.env` may choose V8's own growth back (the environment was read when fw was imported).
-    sizeYoungGeneration(config.memory.youngGeneration);
     this.uiSinkEnabled = config.app.debug && config.app.env === 'local';
     // What boot opens registers what closes it; the app closes them newest first.
     const closers: Closer[] = [];
@@ -531,7 +528,7 @@ export class App {
       built = buildServices({ config, keys, adapters, overrides, closers, logger, database, migrationSources: this.migrationSources() }, areas);
       this.devTools = devTools;
       // Start-up grew V8's young generation; it is given back at the first quiet moment.
-      onClose(shrinkWhenQuiet());
+      onClose(keepYoungGenerationSmall(config.memory.youngGeneration));
       return built;
     } catch (error) {
       await database.close();

@@ -42,7 +42,7 @@ export interface Config {
    * (the Redis keys' prefix), QUEUE_SERVE_WORKERS (jobs `serve` runs at once; 0 runs none).
    */
   queue: { connection: 'database' | 'redis' | 'sync'; prefix: string; serveWorkers: number };
-  /** YOUNG_GENERATION: small (V8's start size, the default) or grow (V8's own growth); composition/young-generation.ts. */
+  /** YOUNG_GENERATION: small (given back when quiet, at most 2 × 4 MB; the default) or grow (V8's own sizing); composition/young-generation.ts. */
   memory: { youngGeneration: YoungGeneration };
   /**
    * A raw value, for module settings read when a request needs them (`PROVIDER_A_CLIENT_ID`).
