@@ -32,7 +32,7 @@ export class RowCodec {
    * model's (numbers come back as numbers unless the driver sends text, as PostgreSQL does for
    * BIGINT; text, enum, ULID, time and date columns come back as they are).
    */
-  private readonly numberSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
+  private readonly numberColumns: readonly string[];
   private readonly convertedSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
   /** Every stored column, the key first: what `get()` selects (frozen, so the ORM cannot change it for the next query). */
   readonly columnNames: readonly string[];
@@ -45,7 +45,7 @@ export class RowCodec {
     this.keySpec = this.spec('id');
     this.columnSpecs = [...model.columns];
     const all: Array<readonly [string, ColumnSpec]> = [['id', this.keySpec], ...this.columnSpecs];
-    this.numberSpecs = all.filter(([, spec]) => spec.kind === 'integer' || spec.kind === 'float');
+    this.numberColumns = all.filter(([, spec]) => spec.kind === 'integer' || spec.kind === 'float').map(([name]) => name);
     this.convertedSpecs = all.filter(([, spec]) => !PASSED_THROUGH.has(spec.kind) && spec.kind !== 'integer' && spec.kind !== 'float');
     this.columnNames = Object.freeze(all.map(([name]) => name));
   }
@@ -163,13 +163,14 @@ export class RowCodec {
    * fresh row objects, which nothing else holds.
    */
   decodeRows(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
-    const numbers = this.numberSpecs;
+    const numbers = this.numberColumns;
     const converted = this.convertedSpecs;
     const skipped = this.model.skipped.size > 0 ? this.model.skipped : null;
     for (const row of rows) {
-      for (const [name, spec] of numbers) {
+      // What decodeSpec does for a number column, inline: PostgreSQL's BIGINT arrives as text.
+      for (const name of numbers) {
         const raw = row[name];
-        if (typeof raw !== 'number' && raw !== null) row[name] = this.decodeSpec(spec, raw, name);
+        if (typeof raw !== 'number' && raw !== null) row[name] = raw === undefined ? null : Number(raw);
       }
       for (const [name, spec] of converted) row[name] = this.decodeSpec(spec, row[name], name);
       if (skipped !== null) for (const [name, fallback] of skipped) row[name] = fallback();
