@@ -421,7 +421,7 @@ export class Db implements ModelSession, PivotSession {
     if ('id' in row) stored['id'] = codec.encode('id', row['id']);
     else row['id'] = 0;
     const at = model.timestamps ? (now ?? this.now()) : null;
-    for (const [name, spec] of model.columns) {
+    for (const [name, spec] of codec.columnSpecs) {
       let value = values[name];
       if (value === undefined && at !== null && (name === 'created_at' || name === 'updated_at')) value = at;
       if (value === undefined && spec.defaultValue !== null) value = spec.defaultValue.value;
@@ -429,7 +429,7 @@ export class Db implements ModelSession, PivotSession {
         if (!spec.allowsNull) throw new InvalidQuery('bad_value', `A new '${model.table}' row needs a value for '${name}'`);
         value = null;
       }
-      stored[name] = codec.encode(name, value);
+      stored[name] = codec.encodeSpec(spec, value, name);
       if (buildRow) row[name] = spec.kind === 'encrypted' || value === null ? value : codec.decode(name, stored[name]);
     }
     if (buildRow) for (const [name, fallback] of model.skipped) row[name] = fallback();

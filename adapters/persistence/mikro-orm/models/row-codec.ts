@@ -26,7 +26,8 @@ const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/iu;
 export class RowCodec {
   /** The key's and the columns' specs, looked up once: `decodeRow` runs for every row read. */
   private readonly keySpec: ColumnSpec;
-  private readonly columnSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
+  /** The model's columns and their specs, in order, as an array: iterating the model's Map made an entry array per column per row. */
+  readonly columnSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
   /**
    * What `decodeRows` converts: the key and the columns whose stored value is not already the
    * model's (numbers come back as numbers unless the driver sends text, as PostgreSQL does for
@@ -61,7 +62,8 @@ export class RowCodec {
     return this.encodeSpec(this.spec(name), value, name);
   }
 
-  private encodeSpec(spec: ColumnSpec, value: unknown, name: string): unknown {
+  /** `encode` for a column whose spec the caller holds (`columnSpecs`): no lookup by name. */
+  encodeSpec(spec: ColumnSpec, value: unknown, name: string): unknown {
     if (value === null || value === undefined) {
       if (!spec.allowsNull && name !== 'id' && value === null) throw this.bad(name, 'cannot be null');
       return null;
