@@ -43,7 +43,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private engineBound = false;
   /** The words (joined by spaces) of this query's `whereSearch` filters: ranking by them need not say again that a row matches. */
   private searchedFor = new Set<string>();
-  /** SQLite: each `whereSearch` condition by its words, so a ranked read can narrow it inside FTS5 (`relevanceTiers`) and a count can ask FTS5 alone. */
+  /** Each `whereSearch` condition by its words, so a ranked read can narrow it (`relevanceTiers`) and a SQLite count can ask FTS5 alone. */
   private searchFilters = new Map<string, Condition>();
 
   constructor(
@@ -127,7 +127,10 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       this.searchFilters.set(words.join(' '), condition);
       return this;
     }
-    return this.whereRaw(`${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, [tsQuery(words)]);
+    const condition: Condition = { kind: 'raw', sql: `${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, params: [tsQuery(words)] };
+    this.conditions.push(condition);
+    this.searchFilters.set(words.join(' '), condition);
+    return this;
   }
 
   /**
@@ -165,20 +168,22 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   }
 
   /**
-   * SQLite: cheaper statements that give exactly this ranked read's rows when they find enough
-   * of them, tried in turn before the full statement (`readRanked`). Ranking visits every
-   * matching row and builds a rowid set per word and class (a quarter of 100 000 rows for a
-   * common word: 25–50 ms), while the best rows are few and FTS5 finds them itself:
+   * Cheaper statements that give exactly this ranked read's rows when they find enough of
+   * them, tried in turn before the full statement (`readRanked`). Ranking visits every
+   * matching row (SQLite also builds a rowid set per word and class; a quarter of 100 000 rows
+   * for a common word: 25–50 ms), while the best rows are few:
    * - one ranked word: the rows holding it in every class, which all have the highest score, so
    *   the query's next order (newest first) alone ranks them;
    * - the rows holding a ranked word in the first class, still ranked, when they outrank every
    *   other row (`firstClassDecides`).
-   * Each narrows the `whereSearch` of the same words inside its FTS5 query; the query's other
+   * SQLite narrows the `whereSearch` of the same words inside its FTS5 query (FTS5 intersects
+   * the lists); PostgreSQL adds the first tier's weighted `@@` (its GIN index ignores weights,
+   * so the second tier would read as many rows as the full statement). The query's other
    * conditions, scope and soft deletes stay. Enough rows means limit + offset of them.
    */
   private relevanceTiers(): ModelQuery<M>[] {
     const [first] = this.orders;
-    if (this.session.engine !== 'sqlite' || first === undefined || !('relevance' in first) || first.relevance === undefined) return [];
+    if (first === undefined || !('relevance' in first) || first.relevance === undefined) return [];
     const filter = this.searchFilters.get(first.relevance);
     const wanted = (this.limitCount ?? 0) + (this.offsetCount ?? 0);
     if (filter === undefined || this.limitCount === null || wanted === 0 || wanted > 1000 || this.groups.length > 0 || this.havings.length > 0) return [];
@@ -188,7 +193,8 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     if (classes.length < 2) return [];
     const narrowed = (query: string, orders: Order[]): ModelQuery<M> => {
       const tier = this.clone();
-      tier.conditions.splice(tier.conditions.indexOf(filter), 1, { kind: 'raw', sql: (filter as { sql: string }).sql, params: [fts5AllOf([fts5Query(words), query])] });
+      if (this.session.engine === 'sqlite') tier.conditions.splice(tier.conditions.indexOf(filter), 1, { kind: 'raw', sql: (filter as { sql: string }).sql, params: [fts5AllOf([fts5Query(words), query])] });
+      else tier.conditions.push({ kind: 'raw', sql: `${quoted(searchIndexName(this.model))} @@ to_tsquery('${this.model.searchLanguage}', ?)`, params: [query] });
       tier.searchFilters = new Map();
       tier.orders = orders;
       tier.limitCount = wanted;
@@ -196,9 +202,12 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       return tier;
     };
     const tiers: ModelQuery<M>[] = [];
-    if (ranked.length === 1) tiers.push(narrowed(fts5AllOf(classes.map((each) => fts5ColumnQuery(each.columns, ranked))), this.orders.slice(1)));
+    if (ranked.length === 1) {
+      const everywhere = this.session.engine === 'sqlite' ? fts5AllOf(classes.map((each) => fts5ColumnQuery(each.columns, ranked))) : classes.map((each) => tsClassQuery(ranked, each.label)).join(' & ');
+      tiers.push(narrowed(everywhere, this.orders.slice(1)));
+    }
     const [top] = classes;
-    if (top !== undefined && firstClassDecides(classes, ranked.length)) tiers.push(narrowed(fts5AnyColumnQuery(top.columns, ranked), this.orders));
+    if (this.session.engine === 'sqlite' && top !== undefined && firstClassDecides(classes, ranked.length)) tiers.push(narrowed(fts5AnyColumnQuery(top.columns, ranked), this.orders));
     return tiers;
   }
 
