@@ -22,6 +22,7 @@ type Order =
   /** `relevance`: the words (joined by spaces) of an `orderByRelevance`, whose order this is. */
   | { readonly sql: string; readonly params: readonly unknown[]; readonly direction: 'asc' | 'desc'; readonly relevance?: string };
 type Trashed = 'without' | 'with' | 'only';
+type RawCondition = Extract<Condition, { kind: 'raw' }>;
 
 /**
  * A query over one model: the spec's query-builder table. Build it with `db.query(Model)`,
@@ -44,7 +45,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   /** The words (joined by spaces) of this query's `whereSearch` filters: ranking by them need not say again that a row matches. */
   private searchedFor = new Set<string>();
   /** Each `whereSearch` condition by its words, so a ranked read can narrow it (`relevanceTiers`) and a SQLite count can ask FTS5 alone. */
-  private searchFilters = new Map<string, Condition>();
+  private searchFilters = new Map<string, RawCondition>();
 
   constructor(
     private readonly session: ModelSession,
@@ -122,12 +123,12 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     this.searchedFor.add(words.join(' '));
     const index = quoted(searchIndexName(this.model));
     if (this.session.engine === 'sqlite') {
-      const condition: Condition = { kind: 'raw', sql: `"id" in (select rowid from ${index} where ${index} match ?)`, params: [fts5Query(words)] };
+      const condition: RawCondition = { kind: 'raw', sql: `"id" in (select rowid from ${index} where ${index} match ?)`, params: [fts5Query(words)] };
       this.conditions.push(condition);
       this.searchFilters.set(words.join(' '), condition);
       return this;
     }
-    const condition: Condition = { kind: 'raw', sql: `${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, params: [tsQuery(words)] };
+    const condition: RawCondition = { kind: 'raw', sql: `${index} @@ to_tsquery('${this.model.searchLanguage}', ?)`, params: [tsQuery(words)] };
     this.conditions.push(condition);
     this.searchFilters.set(words.join(' '), condition);
     return this;
@@ -193,7 +194,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     if (classes.length < 2) return [];
     const narrowed = (query: string, orders: Order[]): ModelQuery<M> => {
       const tier = this.clone();
-      if (this.session.engine === 'sqlite') tier.conditions.splice(tier.conditions.indexOf(filter), 1, { kind: 'raw', sql: (filter as { sql: string }).sql, params: [fts5AllOf([fts5Query(words), query])] });
+      if (this.session.engine === 'sqlite') tier.conditions.splice(tier.conditions.indexOf(filter), 1, { kind: 'raw', sql: filter.sql, params: [fts5AllOf([fts5Query(words), query])] });
       else tier.conditions.push({ kind: 'raw', sql: `${quoted(searchIndexName(this.model))} @@ to_tsquery('${this.model.searchLanguage}', ?)`, params: [query] });
       tier.searchFilters = new Map();
       tier.orders = orders;
@@ -212,8 +213,14 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   }
 
   /** Rows read by `read`, through the first of `relevanceTiers` that finds enough, else the query itself. */
-  private async readRanked<T>(read: (query: ModelQuery<M>) => Promise<T[]>): Promise<T[]> {
-    for (const tier of this.relevanceTiers()) {
+  private readRanked<T>(read: (query: ModelQuery<M>) => Promise<T[]>): Promise<T[]> {
+    const tiers = this.relevanceTiers();
+    // No extra promise for the reads that are not ranked (a by-id lookup is the commonest query).
+    return tiers.length === 0 ? read(this) : this.readTiers(tiers, read);
+  }
+
+  private async readTiers<T>(tiers: readonly ModelQuery<M>[], read: (query: ModelQuery<M>) => Promise<T[]>): Promise<T[]> {
+    for (const tier of tiers) {
       const rows = await read(tier);
       if (rows.length === tier.limitCount) return rows.slice(this.offsetCount ?? 0);
     }
@@ -447,9 +454,9 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     if (this.session.engine !== 'sqlite' || this.conditions.length === 0 || this.groups.length > 0 || this.havings.length > 0) return null;
     if (this.model.softDeletes && this.trashed !== 'with') return null;
     if (this.scoped && Object.keys(this.session.scopeOf(this.model)).length > 0) return null;
-    const filters = [...this.searchFilters.values()];
+    const filters: readonly Condition[] = [...this.searchFilters.values()];
     if (!this.conditions.every((condition) => filters.includes(condition))) return null;
-    const queries = this.conditions.flatMap((condition) => (condition.kind === 'raw' ? condition.params : [])) as string[];
+    const queries = [...this.searchFilters.values()].filter((condition) => this.conditions.includes(condition)).flatMap((condition) => condition.params.map(String));
     const index = quoted(searchIndexName(this.model));
     // Through the model's builder (its transaction, if any); an empty table gives no row, and so does its index.
     const qb = this.session.builder(this.model).select(raw(`(select count(*) from ${index} where ${index} match ?) as "aggregate"`, [fts5AllOf(queries)])).limit(1);
