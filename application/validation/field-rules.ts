@@ -63,12 +63,19 @@ function databaseRule(name: 'unique' | 'exists', lookup: () => DatabaseLookup, p
   };
 }
 
-export interface Step {
-  rule: Rule | AsyncRule;
+/**
+ * One rule of a chain. A chain is a short linked list of these (`first`, `next`) rather than an
+ * array: a form's thirty-odd chains are made on every validation, and an array per chain was
+ * a backing store of sixteen slots for one to four rules.
+ */
+export class Step {
   /** Set by `.message(text)`: a translation key or the sentence itself. */
-  custom?: string;
+  custom: string | undefined = undefined;
   /** Set by `.ignore(id)` after `unique`. */
-  ignore?: { column: string; value: string | number };
+  ignore: { column: string; value: string | number } | undefined = undefined;
+  next: Step | undefined = undefined;
+
+  constructor(readonly rule: Rule | AsyncRule) {}
 }
 
 type LookupValue = string | number;
@@ -78,7 +85,14 @@ export function isLookupValue(value: unknown): value is LookupValue {
 }
 
 export class FieldRules {
-  readonly steps: Step[] = [];
+  /** The chain's rules in the order written. */
+  first: Step | undefined = undefined;
+  private last: Step | undefined = undefined;
+  /**
+   * The chain has a number rule (`numeric`, `integer`, `decimal`): its size rules read number
+   * text as the number (`RuleScope.numeric`).
+   */
+  hasNumberRule = false;
   customLabel: string | undefined;
 
   constructor(
@@ -180,14 +194,14 @@ export class FieldRules {
    * (in `prepare`) since the domain stores them so.
    */
   unique(table: string, column: string): this {
-    const step: Step = { rule: databaseRule('unique', () => ({ table, column, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }), false) };
-    this.steps.push(step);
+    // The lookup reads the step when the rules run, so an `.ignore()` written after counts.
+    const step: Step = this.append(databaseRule('unique', () => ({ table, column, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }), false));
     return this;
   }
 
   /** Leaves the row whose `idColumn` is `id` out of the `unique` rule just before; a missing id ignores nothing. */
   ignore(id: string | number | null | undefined, idColumn = 'id'): this {
-    const step = this.steps.at(-1);
+    const step = this.last;
     if (step?.rule.name !== 'unique') throw new FrameworkError('validation.ignore-without-unique', `ignore() follows unique() (field ${this.name})`);
     if (id !== null && id !== undefined) step.ignore = { column: idColumn, value: id };
     return this;
@@ -224,7 +238,7 @@ export class FieldRules {
 
   /** Replaces the message of the rule just before (a translation key or the sentence). */
   message(text: string): this {
-    const step = this.steps.at(-1);
+    const step = this.last;
     if (step === undefined) throw new FrameworkError('validation.message-without-rule', `message() follows a rule (field ${this.name})`);
     step.custom = text;
     return this;
@@ -237,7 +251,17 @@ export class FieldRules {
   }
 
   private add(rule: Rule | AsyncRule): this {
-    this.steps.push({ rule });
+    this.append(rule);
     return this;
+  }
+
+  private append(rule: Rule | AsyncRule): Step {
+    const step = new Step(rule);
+    if (this.last === undefined) this.first = step;
+    else this.last.next = step;
+    this.last = step;
+    const { name } = rule;
+    if (name === 'numeric' || name === 'integer' || name === 'decimal') this.hasNumberRule = true;
+    return step;
   }
 }
