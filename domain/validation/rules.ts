@@ -241,9 +241,10 @@ function numberText(value: unknown, formats: FormatChecks): string | null {
 
 export const numeric = shared(rule('numeric', (value, scope) => bool(numberText(value, scope.formats) !== null, 'validation.numeric')));
 
-export const integer = (): Rule =>
+export const integer = shared(
   rule('integer', (value, scope) =>
-    bool(typeof value === 'number' ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= 400 && scope.formats.integer(value.trim()), 'validation.integer'));
+    bool(typeof value === 'number' ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= 400 && scope.formats.integer(value.trim()), 'validation.integer')),
+);
 
 /** A number with between `low` and `high` decimal places (`decimal(2, 2)` for money). */
 export const decimal = (low: number, high: number = low): Rule =>
@@ -304,10 +305,15 @@ export const date = shared(rule('date', (value, scope) => bool(timeOf(value, sco
  * (a name that is no date: `after('starts_at')`). The domain reads no clock: pass "today".
  */
 function dated(name: 'before' | 'after' | 'afterOrEqual', when: Date | string, holdsFor: (a: number, b: number) => boolean): Rule {
-  // A fixed date is parsed once (the format checks arrive with the first value judged).
-  let fixed: number | null | undefined;
+  // A fixed date is parsed once per format checks (they arrive with the value judged; a rule
+  // made once may serve forms with other checks).
+  let fixed: number | null = null;
+  let parsedBy: FormatChecks | undefined;
   return rule(name, (value, scope) => {
-    fixed ??= timeOf(when, scope.formats);
+    if (parsedBy !== scope.formats) {
+      fixed = timeOf(when, scope.formats);
+      parsedBy = scope.formats;
+    }
     const direct = fixed;
     const other = direct ?? (typeof when === 'string' ? timeOf(scope.other(when), scope.formats) : null);
     const mine = timeOf(value, scope.formats);
