@@ -30,7 +30,18 @@ const JSON_OPTIONS = { allow_primitives: true };
 const ISO_OPTIONS = { strict: true, strictSeparator: true };
 const isIsoDate = bounded((text) => validator.isISO8601(text, ISO_OPTIONS), 64);
 
-const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/u;
+const DASH = 0x2d;
+
+/** The number the ASCII digits `text[start, start + count)` write, or -1 when one is no digit. */
+function digitsAt(text: string, start: number, count: number): number {
+  let number = 0;
+  for (let index = start; index < start + count; index++) {
+    const digit = text.charCodeAt(index) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
+}
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -40,11 +51,12 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * other spelling (and for years before 100, which `Date.UTC` would move), left to the library.
  */
 export function plainDate(text: string): number | null | undefined {
-  const match = PLAIN_DATE.exec(text);
-  if (match === null) return undefined;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
+  // `^(\d{4})-(\d{2})-(\d{2})$` read character by character: no match array, no number texts.
+  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH) return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  if (year < 0 || month < 0 || day < 0) return undefined;
   if (year < 100) return undefined;
   if (month < 1 || month > 12 || day < 1) return null;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;

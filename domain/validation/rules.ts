@@ -8,7 +8,7 @@
  */
 import type { Rule, RuleScope } from './rule.js';
 import { Dimensions, fitsDimensions, isImage, isUploadedFile, matchesTypes } from './uploaded-file.js';
-import { isMissing, sameValue, sizeOf } from './values.js';
+import { isMissing, sameValue, sizeNumber, sizeOf } from './values.js';
 import type { SizeUnit } from './values.js';
 import { fail } from './verdict.js';
 import type { FormatChecks } from './format-checks.js';
@@ -113,11 +113,17 @@ function measure(value: unknown, scope: RuleScope): ReturnType<typeof sizeOf> {
   return sizeOf(value);
 }
 
+/** `measure`'s size alone, without its object: the pass path of a size rule allocates nothing. */
+function measuredSize(value: unknown, scope: RuleScope): number | null {
+  if (scope.numeric === true && typeof value === 'string' && value.length <= 400 && scope.formats.numeric(value.trim())) return Number(value.trim());
+  return sizeNumber(value);
+}
+
 function sized(name: string, fits: (size: number) => boolean, params: Record<string, number>, countParam: string): Rule {
   return rule(name, (value, scope) => {
-    const measured = measure(value, scope);
-    if (measured !== null && fits(measured.size)) return PASS;
-    const unit: SizeUnit = measured?.unit ?? 'string';
+    const size = measuredSize(value, scope);
+    if (size !== null && fits(size)) return PASS;
+    const unit: SizeUnit = measure(value, scope)?.unit ?? 'string';
     return fail(`validation.${name}.${unit}`, params, { count: params[countParam] ?? 0 });
   });
 }
@@ -133,6 +139,11 @@ export const between = (low: number, high: number): Rule => sized('between', (s)
  */
 function compared(name: 'gt' | 'gte' | 'lt' | 'lte', against: string | number, holdsFor: (a: number, b: number) => boolean): Rule {
   return rule(name, (value, scope) => {
+    // Against a number the units always agree: the size alone decides a pass.
+    if (typeof against === 'number') {
+      const size = measuredSize(value, scope);
+      if (size !== null && holdsFor(size, against)) return PASS;
+    }
     const mine = measure(value, scope);
     const theirs = typeof against === 'number' ? { size: against, unit: mine?.unit ?? 'numeric' } : measure(scope.other(against), scope);
     const unit: SizeUnit = mine?.unit ?? theirs?.unit ?? 'numeric';
@@ -183,7 +194,8 @@ export const distinct = (options: { ignoreCase?: boolean } = {}): Rule =>
 // ---- text ----
 
 function textRule(name: string, accepts: (text: string, formats: FormatChecks) => boolean, params?: Record<string, ParamValue>): Rule {
-  return rule(name, (value, scope) => bool(typeof value === 'string' && accepts(value, scope.formats), `validation.${name}`, params));
+  const key = `validation.${name}`; // made once, not on every value judged
+  return rule(name, (value, scope) => bool(typeof value === 'string' && accepts(value, scope.formats), key, params));
 }
 
 export const email = shared(textRule('email', (text, f) => f.email(text)));
@@ -250,9 +262,17 @@ export const integer = shared(
 export const decimal = (low: number, high: number = low): Rule =>
   rule('decimal', (value, scope) => {
     const text = numberText(value, scope.formats);
-    const places = text === null || /e/iu.test(text) ? -1 : (text.split('.')[1] ?? '').length;
+    const places = text === null || /e/iu.test(text) ? -1 : decimalPlaces(text);
     return bool(places >= low && places <= high, 'validation.decimal', { decimal: low === high ? `${low}` : `${low}-${high}` });
   });
+
+/** What `(text.split('.')[1] ?? '').length` gives, without the array: the characters after the first point, up to a second. */
+function decimalPlaces(text: string): number {
+  const point = text.indexOf('.');
+  if (point === -1) return 0;
+  const next = text.indexOf('.', point + 1);
+  return (next === -1 ? text.length : next) - point - 1;
+}
 
 /** The digits of a whole number written without sign or point; null for anything else. */
 function digitCount(value: unknown): number | null {
