@@ -30,6 +30,14 @@ const JSON_OPTIONS = { allow_primitives: true };
 const ISO_OPTIONS = { strict: true, strictSeparator: true };
 const isIsoDate = bounded((text) => validator.isISO8601(text, ISO_OPTIONS), 64);
 
+/**
+ * `12`, `-3.5`: text `validator.isFloat` (13.15, no options) always accepts, since its pattern
+ * `^[-+]?[0-9]*(\.[0-9]*)?([eE][-+]?[0-9]+)?$` matches it and it is none of the lone signs and
+ * points it refuses. Answered here: the library builds its RegExp anew on every call. Anything
+ * else still goes to the library.
+ */
+const SIMPLE_NUMBER = /^[-+]?[0-9]+(?:\.[0-9]+)?$/u;
+
 const DASH = 0x2d;
 
 /** The number the ASCII digits `text[start, start + count)` write, or -1 when one is no digit. */
@@ -76,7 +84,7 @@ export const validatorFormatChecks: FormatChecks = {
   timezone: (text) => TIME_ZONES.has(text),
   hexColor: bounded((text) => validator.isHexColor(text), 9),
   ascii: (text) => text.length <= 1_000_000 && (text === '' || validator.isAscii(text)),
-  numeric: bounded((text) => validator.isFloat(text) && Number.isFinite(Number(text)), 400),
+  numeric: bounded((text) => (SIMPLE_NUMBER.test(text) || validator.isFloat(text)) && Number.isFinite(Number(text)), 400),
   integer: bounded((text) => validator.isInt(text) && Number.isSafeInteger(Number(text)), 400),
   date: (text) => {
     const plain = plainDate(text);
