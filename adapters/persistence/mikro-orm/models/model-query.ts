@@ -24,6 +24,8 @@ type Order =
 type Trashed = 'without' | 'with' | 'only';
 type RawCondition = Extract<Condition, { kind: 'raw' }>;
 
+const NO_FILTERS: readonly Dictionary[] = [];
+
 /**
  * A query over one model: the spec's query-builder table. Build it with `db.query(Model)`,
  * chain conditions, order and size, then read or write. Columns and operators are checked
@@ -294,10 +296,9 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   // ── reading ─────────────────────────────────────────────────────────────
 
   get(): Promise<RowOf<M>[]> {
-    return this.readRanked(async (query) => {
-      const rows = await query.select(columnNames(this.model), true).execute<Dictionary[]>('all', false);
-      return rows.map((row) => this.session.codec(this.model).decodeRow(row) as RowOf<M>);
-    });
+    const codec = this.session.codec(this.model);
+    // The driver's rows are fresh objects of exactly these columns: decoded in place, not copied.
+    return this.readRanked(async (query) => codec.decodeRows(await query.select(codec.columnNames, true).execute<Dictionary[]>('all', false)) as RowOf<M>[]);
   }
 
   async first(): Promise<RowOf<M> | null> {
@@ -672,14 +673,15 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private cloneOn(session: ModelSession): ModelQuery<M> {
     const copy = new ModelQuery(session, this.model);
     copy.engineBound = this.engineBound;
-    copy.searchedFor = new Set(this.searchedFor);
-    copy.searchFilters = new Map(this.searchFilters);
+    // The constructor made empty ones: copies only when there is something to copy.
+    if (this.searchedFor.size > 0) copy.searchedFor = new Set(this.searchedFor);
+    if (this.searchFilters.size > 0) copy.searchFilters = new Map(this.searchFilters);
     copy.conditions.push(...this.conditions);
-    copy.orders = [...this.orders];
+    copy.orders = this.orders.slice();
     copy.limitCount = this.limitCount;
     copy.offsetCount = this.offsetCount;
-    copy.groups = [...this.groups];
-    copy.havings = [...this.havings];
+    copy.groups = this.groups.slice();
+    copy.havings = this.havings.slice();
     copy.lock = this.lock;
     copy.trashed = this.trashed;
     copy.scoped = this.scoped;
@@ -689,10 +691,17 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
 
   /** The WHERE of this query: its conditions, the scope, the soft-delete rule, every value encoded. */
   private filter(): Dictionary {
-    const scope: Condition[] = this.scoped ? Object.entries(this.session.scopeOf(this.model)).map(([column, value]) => ({ kind: 'compare', column, op: '=', value })) : [];
-    checkConditions(this.model, scope);
-    const trashed: Dictionary[] = this.model.softDeletes && this.trashed !== 'with' ? [{ deleted_at: this.trashed === 'only' ? { $ne: null } : null }] : [];
-    return toFilter(scope.length === 0 ? this.conditions : [...this.conditions, ...scope], this.session.codec(this.model), trashed);
+    let conditions: readonly Condition[] = this.conditions;
+    if (this.scoped) {
+      const scope: Condition[] = [];
+      for (const [column, value] of Object.entries(this.session.scopeOf(this.model))) scope.push({ kind: 'compare', column, op: '=', value });
+      if (scope.length > 0) {
+        checkConditions(this.model, scope);
+        conditions = [...conditions, ...scope];
+      }
+    }
+    const trashed = this.model.softDeletes && this.trashed !== 'with' ? { deleted_at: this.trashed === 'only' ? { $ne: null } : null } : null;
+    return toFilter(conditions, this.session.codec(this.model), trashed === null ? NO_FILTERS : [trashed]);
   }
 
   /**
@@ -709,14 +718,13 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     for (const having of this.havings) qb.andHaving(having.sql, having.params);
     if (ordered) {
       // One call with every order: each `orderBy` call of MikroORM's builder replaces the last.
-      const orders = this.orders.map((order) => {
+      if (this.orders.length > 0) qb.orderBy(this.orders.map((order) => {
         if ('column' in order) checkColumn(this.model, order.column, 'order');
         // A column that holds no NULL needs no NULLS clause, which would stop SQLite ordering by its index.
         const nulls = this.nullsOrdered && !('column' in order && !this.nullable(order.column));
         const direction = nulls ? (order.direction === 'asc' ? QueryOrder.ASC_NULLS_LAST : QueryOrder.DESC_NULLS_FIRST) : order.direction;
         return 'column' in order ? { [order.column]: direction } : { [raw(order.sql, [...order.params])]: direction };
-      });
-      if (orders.length > 0) qb.orderBy(orders);
+      }));
       if (this.limitCount !== null) qb.limit(this.limitCount);
       if (this.offsetCount !== null) qb.offset(this.offsetCount);
     }
