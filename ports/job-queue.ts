@@ -92,6 +92,12 @@ export interface JobQueue {
   readonly driver: string;
   enqueue(job: NewJob, now: Date): Promise<EnqueueResult>;
   /**
+   * `enqueue` of each job, answered in the same order, in one round trip where the driver can
+   * (Redis: one MULTI of BullMQ's add script for the jobs without an idempotency key). Absent:
+   * the dispatcher enqueues them one by one.
+   */
+  enqueueMany?(jobs: readonly NewJob[], now: Date): Promise<EnqueueResult[]>;
+  /**
    * Writes the job inside the caller's transaction when the driver keeps jobs in the app's
    * database; absent otherwise (the dispatcher then sends it after the commit).
    */

@@ -53,7 +53,26 @@ const JSON_OPTIONS = { allow_primitives: true };
 const ISO_OPTIONS = { strict: true, strictSeparator: true };
 const isIsoDate = bounded((text) => isISO8601(text, ISO_OPTIONS), 64);
 
-const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/u;
+/**
+ * `12`, `-3.5`: text `validator.isFloat` (13.15, no options) always accepts, since its pattern
+ * `^[-+]?[0-9]*(\.[0-9]*)?([eE][-+]?[0-9]+)?$` matches it and it is none of the lone signs and
+ * points it refuses. Answered here: the library builds its RegExp anew on every call. Anything
+ * else still goes to the library.
+ */
+const SIMPLE_NUMBER = /^[-+]?[0-9]+(?:\.[0-9]+)?$/u;
+
+const DASH = 0x2d;
+
+/** The number the ASCII digits `text[start, start + count)` write, or -1 when one is no digit. */
+function digitsAt(text: string, start: number, count: number): number {
+  let number = 0;
+  for (let index = start; index < start + count; index++) {
+    const digit = text.charCodeAt(index) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
+}
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
@@ -63,11 +82,12 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * other spelling (and for years before 100, which `Date.UTC` would move), left to the library.
  */
 export function plainDate(text: string): number | null | undefined {
-  const match = PLAIN_DATE.exec(text);
-  if (match === null) return undefined;
-  const year = Number(match[1]);
-  const month = Number(match[2]);
-  const day = Number(match[3]);
+  // `^(\d{4})-(\d{2})-(\d{2})$` read character by character: no match array, no number texts.
+  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH) return undefined;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  if (year < 0 || month < 0 || day < 0) return undefined;
   if (year < 100) return undefined;
   if (month < 1 || month > 12 || day < 1) return null;
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -87,7 +107,7 @@ export const validatorFormatChecks: FormatChecks = {
   timezone: (text) => TIME_ZONES.has(text),
   hexColor: bounded((text) => isHexColor(text), 9),
   ascii: (text) => text.length <= 1_000_000 && (text === '' || isAscii(text)),
-  numeric: bounded((text) => isFloat(text) && Number.isFinite(Number(text)), 400),
+  numeric: bounded((text) => (SIMPLE_NUMBER.test(text) || isFloat(text)) && Number.isFinite(Number(text)), 400),
   integer: bounded((text) => isInt(text) && Number.isSafeInteger(Number(text)), 400),
   date: (text) => {
     const plain = plainDate(text);

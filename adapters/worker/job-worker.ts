@@ -281,18 +281,34 @@ export class JobWorker {
     } catch (error) {
       return new PermanentJobError(`The payload of job ${job.id} is not JSON`, { cause: error });
     }
-    const timeout = new AbortController();
+    // The signal is made when the handler first reads it: an AbortController per job is a
+    // measurable share of an empty job's CPU (and garbage), and most handlers never look.
+    let controller: AbortController | undefined;
+    let timedOutWith: Error | undefined;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new FrameworkError('queue.job-timed-out', `The job "${job.name}" timed out after ${job.timeoutMs} ms`);
+        timedOutWith = new FrameworkError('queue.job-timed-out', `The job "${job.name}" timed out after ${job.timeoutMs} ms`);
         // Rejected first: a handler that ends as soon as it is aborted still counts as timed out.
-        reject(error);
-        timeout.abort(error);
+        reject(timedOutWith);
+        controller?.abort(timedOutWith);
       }, job.timeoutMs);
     });
     try {
-      const info: RunningJob = { id: job.id, name: job.name, queue: job.queue, attempt: job.attempts, tries: job.tries, signal: timeout.signal };
+      const info: RunningJob = {
+        id: job.id,
+        name: job.name,
+        queue: job.queue,
+        attempt: job.attempts,
+        tries: job.tries,
+        get signal(): AbortSignal {
+          if (controller === undefined) {
+            controller = new AbortController();
+            if (timedOutWith !== undefined) controller.abort(timedOutWith);
+          }
+          return controller.signal;
+        },
+      };
       await Promise.race([handler(payload, info), timedOut]);
       return null;
     } catch (error) {

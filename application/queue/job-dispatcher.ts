@@ -148,6 +148,18 @@ export class JobDispatcher {
     return batch === undefined || batch === null ? null : { ...batch, ...batchProgress(batch) };
   }
 
+  /**
+   * Dispatches several jobs at once, each on its own queue at once (no delay), answered in
+   * order: in one round trip where the driver can (`JobQueue.enqueueMany`), else one by one.
+   */
+  async dispatchMany(jobs: readonly JobToDispatch[]): Promise<DispatchResult[]> {
+    const ready = jobs.map((job) => this.dispatch(job).toNewJob());
+    if (this.runInline === null && this.queue.enqueueMany !== undefined) return this.queue.enqueueMany(ready, this.clock.now());
+    const results: DispatchResult[] = [];
+    for (const job of ready) results.push(await this.send(job));
+    return results;
+  }
+
   dispatch(job: JobToDispatch): PendingDispatch {
     return new PendingDispatch(job, (ready) => this.send(ready), this.clock);
   }

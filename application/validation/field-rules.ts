@@ -15,6 +15,7 @@ import type { Verdict } from '../../domain/validation/verdict.js';
 import { fail } from '../../domain/validation/verdict.js';
 import type { FormContext } from './form-context.js';
 import { FrameworkError } from '../../domain/shared/errors.js';
+import { RuleMemo } from './rule-memo.js';
 
 /** A rule that may need the outside world: an app's async rule, the database, the password hasher. */
 export interface AsyncRule {
@@ -63,12 +64,61 @@ function databaseRule(name: 'unique' | 'exists', lookup: () => DatabaseLookup, p
   };
 }
 
-export interface Step {
-  rule: Rule | AsyncRule;
+// Rules with parameters, kept by them (`rule-memo.ts`): `rules()` runs on every validation.
+// Only rest-parameter lists are kept by their items: the chain owns those arrays, nobody can
+// change them after the call (a list the app passes, as to `oneOf`, is the app's: made fresh).
+const MIN = new RuleMemo();
+const MAX = new RuleMemo();
+const SIZE = new RuleMemo();
+const BETWEEN = new RuleMemo();
+const GT = new RuleMemo();
+const GTE = new RuleMemo();
+const LT = new RuleMemo();
+const LTE = new RuleMemo();
+const SAME = new RuleMemo();
+const DIFFERENT = new RuleMemo();
+const MATCHES = new RuleMemo();
+const NOT_MATCHES = new RuleMemo();
+const STARTS_WITH = new RuleMemo();
+const ENDS_WITH = new RuleMemo();
+const DECIMAL = new RuleMemo();
+const DIGITS = new RuleMemo();
+const DIGITS_BETWEEN = new RuleMemo();
+const MIN_DIGITS = new RuleMemo();
+const MULTIPLE_OF = new RuleMemo();
+const BEFORE = new RuleMemo();
+const AFTER = new RuleMemo();
+const AFTER_OR_EQUAL = new RuleMemo();
+const MIMES = new RuleMemo();
+const REQUIRED_WITH = new RuleMemo();
+const REQUIRED_WITHOUT = new RuleMemo();
+const PROHIBITS = new RuleMemo();
+const CONDITION = new RuleMemo();
+const CONFIRMED = rules.confirmed();
+const CURRENT_PASSWORD: AsyncRule = {
+  name: 'currentPassword',
+  presence: true,
+  check: async (value, _scope, context) => {
+    const hash = context.user?.passwordHash ?? null;
+    const ok = hash !== null && typeof value === 'string' && value !== '' && (await context.passwords.verify(hash, value));
+    return ok ? null : fail('validation.currentPassword');
+  },
+};
+const DISTINCT = rules.distinct();
+
+/**
+ * One rule of a chain. A chain is a short linked list of these (`first`, `next`) rather than an
+ * array: a form's thirty-odd chains are made on every validation, and an array per chain was
+ * a backing store of sixteen slots for one to four rules.
+ */
+export class Step {
   /** Set by `.message(text)`: a translation key or the sentence itself. */
-  custom?: string;
+  custom: string | undefined = undefined;
   /** Set by `.ignore(id)` after `unique`. */
-  ignore?: { column: string; value: string | number };
+  ignore: { column: string; value: string | number } | undefined = undefined;
+  next: Step | undefined = undefined;
+
+  constructor(readonly rule: Rule | AsyncRule) {}
 }
 
 type LookupValue = string | number;
@@ -78,7 +128,14 @@ export function isLookupValue(value: unknown): value is LookupValue {
 }
 
 export class FieldRules {
-  readonly steps: Step[] = [];
+  /** The chain's rules in the order written. */
+  first: Step | undefined = undefined;
+  private last: Step | undefined = undefined;
+  /**
+   * The chain has a number rule (`numeric`, `integer`, `decimal`): its size rules read number
+   * text as the number (`RuleScope.numeric`).
+   */
+  hasNumberRule = false;
   customLabel: string | undefined;
 
   constructor(
@@ -93,14 +150,14 @@ export class FieldRules {
   requiredIf(condition: Condition): this { return this.add(rules.requiredIf(condition)); }
   requiredUnless(condition: Condition): this { return this.add(rules.requiredUnless(condition)); }
   /** Required when any of the other fields is present. */
-  requiredWith(...fields: string[]): this { return this.add(rules.requiredWith(fields)); }
+  requiredWith(...fields: string[]): this { return this.add(REQUIRED_WITH.findList(fields) ?? REQUIRED_WITH.keep(fields, rules.requiredWith(fields))); }
   requiredWithAll(fields: readonly string[]): this { return this.add(rules.requiredWithAll(fields)); }
   /** Required when any of the other fields is missing. */
-  requiredWithout(...fields: string[]): this { return this.add(rules.requiredWithout(fields)); }
+  requiredWithout(...fields: string[]): this { return this.add(REQUIRED_WITHOUT.findList(fields) ?? REQUIRED_WITHOUT.keep(fields, rules.requiredWithout(fields))); }
   prohibited(): this { return this.add(rules.prohibited()); }
   prohibitedIf(condition: Condition): this { return this.add(rules.prohibitedIf(condition)); }
   /** When this field is present, the others must not be. */
-  prohibits(...fields: string[]): this { return this.add(rules.prohibits(fields)); }
+  prohibits(...fields: string[]): this { return this.add(PROHIBITS.findList(fields) ?? PROHIBITS.keep(fields, rules.prohibits(fields))); }
   /** "Yes": `true`, `1`, `on`, `yes`, `true` as text, e.g. accepting the terms. */
   accepted(): this { return this.add(rules.accepted()); }
   /** "No": `false`, `0`, `off`, `no`. */
@@ -108,39 +165,39 @@ export class FieldRules {
 
   // ---- size and compare ----
   /** At least `limit` characters of text, `limit` as a number, items of a list, kilobytes of an upload. */
-  min(limit: number): this { return this.add(rules.min(limit)); }
-  max(limit: number): this { return this.add(rules.max(limit)); }
-  size(exactly: number): this { return this.add(rules.size(exactly)); }
+  min(limit: number): this { return this.add(MIN.find(limit) ?? MIN.keep([limit], rules.min(limit))); }
+  max(limit: number): this { return this.add(MAX.find(limit) ?? MAX.keep([limit], rules.max(limit))); }
+  size(exactly: number): this { return this.add(SIZE.find(exactly) ?? SIZE.keep([exactly], rules.size(exactly))); }
   /** Both bounds included. */
-  between(low: number, high: number): this { return this.add(rules.between(low, high)); }
+  between(low: number, high: number): this { return this.add(BETWEEN.find2(low, high) ?? BETWEEN.keep([low, high], rules.between(low, high))); }
   /** Greater than a number or than another field's value (sizes of the same kind). */
-  gt(other: string | number): this { return this.add(rules.gt(other)); }
-  gte(other: string | number): this { return this.add(rules.gte(other)); }
-  lt(other: string | number): this { return this.add(rules.lt(other)); }
-  lte(other: string | number): this { return this.add(rules.lte(other)); }
-  same(otherField: string): this { return this.add(rules.same(otherField)); }
-  different(otherField: string): this { return this.add(rules.different(otherField)); }
+  gt(other: string | number): this { return this.add(GT.find(other) ?? GT.keep([other], rules.gt(other))); }
+  gte(other: string | number): this { return this.add(GTE.find(other) ?? GTE.keep([other], rules.gte(other))); }
+  lt(other: string | number): this { return this.add(LT.find(other) ?? LT.keep([other], rules.lt(other))); }
+  lte(other: string | number): this { return this.add(LTE.find(other) ?? LTE.keep([other], rules.lte(other))); }
+  same(otherField: string): this { return this.add(SAME.find(otherField) ?? SAME.keep([otherField], rules.same(otherField))); }
+  different(otherField: string): this { return this.add(DIFFERENT.find(otherField) ?? DIFFERENT.keep([otherField], rules.different(otherField))); }
   /** Equal to the `<field>_confirmation` input, or to the value given. */
-  confirmed(...given: [] | [unknown]): this { return this.add(rules.confirmed(...given)); }
+  confirmed(...given: [] | [unknown]): this { return this.add(given.length === 0 ? CONFIRMED : rules.confirmed(...given)); }
   /** Among `values` (compared exactly: coerce first, e.g. with the `integer()` field). */
   oneOf(values: readonly unknown[]): this { return this.add(rules.oneOf(values)); }
   noneOf(values: readonly unknown[]): this { return this.add(rules.noneOf(values)); }
   /** A list without repeats (one error on the list; `v.distinct(name)` marks each repeat). */
-  distinct(options: { ignoreCase?: boolean } = {}): this { return this.add(rules.distinct(options)); }
+  distinct(options?: { ignoreCase?: boolean }): this { return this.add(options === undefined ? DISTINCT : rules.distinct(options)); }
 
   // ---- text ----
   email(): this { return this.add(rules.email()); }
   url(): this { return this.add(rules.url()); }
   /** Text the pattern finds a match in; anchor it (`^…$`) to match the whole value. */
-  matches(pattern: RegExp): this { return this.add(rules.matches(pattern)); }
-  notMatches(pattern: RegExp): this { return this.add(rules.notMatches(pattern)); }
+  matches(pattern: RegExp): this { return this.add(MATCHES.find2(pattern.source, pattern.flags) ?? MATCHES.keep([pattern.source, pattern.flags], rules.matches(pattern))); }
+  notMatches(pattern: RegExp): this { return this.add(NOT_MATCHES.find2(pattern.source, pattern.flags) ?? NOT_MATCHES.keep([pattern.source, pattern.flags], rules.notMatches(pattern))); }
   alpha(): this { return this.add(rules.alpha()); }
   alphaNum(): this { return this.add(rules.alphaNum()); }
   alphaDash(): this { return this.add(rules.alphaDash()); }
   lowercase(): this { return this.add(rules.lowercase()); }
   uppercase(): this { return this.add(rules.uppercase()); }
-  startsWith(...prefixes: string[]): this { return this.add(rules.startsWith(prefixes)); }
-  endsWith(...suffixes: string[]): this { return this.add(rules.endsWith(suffixes)); }
+  startsWith(...prefixes: string[]): this { return this.add(STARTS_WITH.findList(prefixes) ?? STARTS_WITH.keep(prefixes, rules.startsWith(prefixes))); }
+  endsWith(...suffixes: string[]): this { return this.add(ENDS_WITH.findList(suffixes) ?? ENDS_WITH.keep(suffixes, rules.endsWith(suffixes))); }
   ascii(): this { return this.add(rules.ascii()); }
   uuid(): this { return this.add(rules.uuid()); }
   ulid(): this { return this.add(rules.ulid()); }
@@ -154,23 +211,23 @@ export class FieldRules {
   numeric(): this { return this.add(rules.numeric()); }
   integer(): this { return this.add(rules.integer()); }
   /** Between `low` and `high` decimal places. */
-  decimal(low: number, high?: number): this { return this.add(rules.decimal(low, high)); }
-  digits(n: number): this { return this.add(rules.digits(n)); }
-  digitsBetween(low: number, high: number): this { return this.add(rules.digitsBetween(low, high)); }
-  minDigits(n: number): this { return this.add(rules.minDigits(n)); }
-  multipleOf(n: number): this { return this.add(rules.multipleOf(n)); }
+  decimal(low: number, high?: number): this { return this.add(DECIMAL.find2(low, high) ?? DECIMAL.keep([low, high], rules.decimal(low, high))); }
+  digits(n: number): this { return this.add(DIGITS.find(n) ?? DIGITS.keep([n], rules.digits(n))); }
+  digitsBetween(low: number, high: number): this { return this.add(DIGITS_BETWEEN.find2(low, high) ?? DIGITS_BETWEEN.keep([low, high], rules.digitsBetween(low, high))); }
+  minDigits(n: number): this { return this.add(MIN_DIGITS.find(n) ?? MIN_DIGITS.keep([n], rules.minDigits(n))); }
+  multipleOf(n: number): this { return this.add(MULTIPLE_OF.find(n) ?? MULTIPLE_OF.keep([n], rules.multipleOf(n))); }
 
   // ---- dates ----
   date(): this { return this.add(rules.date()); }
   /** Before a `Date`, ISO date text, or another field's date (`before('ends_at')`). */
-  before(when: Date | string): this { return this.add(rules.before(when)); }
-  after(when: Date | string): this { return this.add(rules.after(when)); }
-  afterOrEqual(when: Date | string): this { return this.add(rules.afterOrEqual(when)); }
+  before(when: Date | string): this { return this.add(BEFORE.find(when) ?? BEFORE.keep([when], rules.before(when))); }
+  after(when: Date | string): this { return this.add(AFTER.find(when) ?? AFTER.keep([when], rules.after(when))); }
+  afterOrEqual(when: Date | string): this { return this.add(AFTER_OR_EQUAL.find(when) ?? AFTER_OR_EQUAL.keep([when], rules.afterOrEqual(when))); }
 
   // ---- files (an `UploadedFile`; `max(kb)` and `min(kb)` measure it in kilobytes) ----
   file(): this { return this.add(rules.file()); }
   image(): this { return this.add(rules.image()); }
-  mimes(...kinds: string[]): this { return this.add(rules.mimes(kinds)); }
+  mimes(...kinds: string[]): this { return this.add(MIMES.findList(kinds) ?? MIMES.keep(kinds, rules.mimes(kinds))); }
   dimensions(bounds: Dimensions | DimensionConstraints): this { return this.add(rules.dimensions(bounds)); }
 
   // ---- database ----
@@ -180,14 +237,14 @@ export class FieldRules {
    * (in `prepare`) since the domain stores them so.
    */
   unique(table: string, column: string): this {
-    const step: Step = { rule: databaseRule('unique', () => ({ table, column, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }), false) };
-    this.steps.push(step);
+    // The lookup reads the step when the rules run, so an `.ignore()` written after counts.
+    const step: Step = this.append(databaseRule('unique', () => ({ table, column, ...(step.ignore === undefined ? {} : { ignore: step.ignore }) }), false));
     return this;
   }
 
   /** Leaves the row whose `idColumn` is `id` out of the `unique` rule just before; a missing id ignores nothing. */
   ignore(id: string | number | null | undefined, idColumn = 'id'): this {
-    const step = this.steps.at(-1);
+    const step = this.last;
     if (step?.rule.name !== 'unique') throw new FrameworkError('validation.ignore-without-unique', `ignore() follows unique() (field ${this.name})`);
     if (id !== null && id !== undefined) step.ignore = { column: idColumn, value: id };
     return this;
@@ -205,26 +262,18 @@ export class FieldRules {
    * password (social login) never pass.
    */
   currentPassword(): this {
-    return this.add({
-      name: 'currentPassword',
-      presence: true,
-      check: async (value, _scope, context) => {
-        const hash = context.user?.passwordHash ?? null;
-        const ok = hash !== null && typeof value === 'string' && value !== '' && (await context.passwords.verify(hash, value));
-        return ok ? null : fail('validation.currentPassword');
-      },
-    });
+    return this.add(CURRENT_PASSWORD);
   }
 
   /** A reusable rule (`defineRule(...)` or any `Rule`/`AsyncRule` object). */
   apply(rule: Rule | AsyncRule): this { return this.add(rule); }
 
   /** A check written in place: fails with `message` (a key or a sentence) when `condition` is false. */
-  rule(condition: boolean, message: string): this { return this.add(rules.condition(condition, message)); }
+  rule(condition: boolean, message: string): this { return this.add(CONDITION.find2(condition, message) ?? CONDITION.keep([condition, message], rules.condition(condition, message))); }
 
   /** Replaces the message of the rule just before (a translation key or the sentence). */
   message(text: string): this {
-    const step = this.steps.at(-1);
+    const step = this.last;
     if (step === undefined) throw new FrameworkError('validation.message-without-rule', `message() follows a rule (field ${this.name})`);
     step.custom = text;
     return this;
@@ -237,7 +286,17 @@ export class FieldRules {
   }
 
   private add(rule: Rule | AsyncRule): this {
-    this.steps.push({ rule });
+    this.append(rule);
     return this;
+  }
+
+  private append(rule: Rule | AsyncRule): Step {
+    const step = new Step(rule);
+    if (this.last === undefined) this.first = step;
+    else this.last.next = step;
+    this.last = step;
+    const { name } = rule;
+    if (name === 'numeric' || name === 'integer' || name === 'decimal') this.hasNumberRule = true;
+    return step;
   }
 }

@@ -52,9 +52,11 @@ export async function validateForm<T>(form: FormDefinition<T>, input: unknown, c
   const errors = new ErrorCollector();
   // A renamed field arrives under its input name; the shape and `T` know the property.
   const parsed = form.shape.parse(renames.size === 0 ? prepared : toProperties(prepared, renames));
-  const unparsed = new Set<string>();
+  let unparsed = NOTHING_UNPARSED;
 
   if (!parsed.ok) {
+    const failed = new Set<string>();
+    unparsed = failed;
     const whole = parsed.failures.filter((each) => each.path === '');
     if (whole.length > 0) {
       // Not a form at all (a JSON list, a string): its "fields" would only be noise.
@@ -62,7 +64,7 @@ export async function validateForm<T>(form: FormDefinition<T>, input: unknown, c
       return { kind: 'invalid', errors: errors.toRecord() };
     }
     for (const each of parsed.failures) {
-      unparsed.add(each.path);
+      failed.add(each.path);
       const rule = each.kind === 'required' ? 'required' : 'type';
       const failure = { key: shapeFailureKey(each.kind) };
       errors.add(each.path, renderFailure({ lang, field: each.path, rule, failure, label: labelOf(each.path), labelOf }));
@@ -77,7 +79,8 @@ export async function validateForm<T>(form: FormDefinition<T>, input: unknown, c
     // Awaited only when async: a microtask per form step is measurable at thousands of forms a second.
     const written = form.rules?.(validator, values as Partial<T> & Record<string, unknown>, context);
     if (written instanceof Promise) await written;
-    await validator.run(errors);
+    const running = validator.run(errors);
+    if (running !== undefined) await running;
   }
   if (!parsed.ok || !errors.isEmpty()) return { kind: 'invalid', errors: toInputNames(errors.toRecord(), renames) };
 
@@ -100,6 +103,7 @@ function withExtras(parsed: Record<string, unknown>, raw: Record<string, unknown
 }
 
 const NO_RENAMES: ReadonlyMap<string, string> = new Map();
+const NOTHING_UNPARSED: ReadonlySet<string> = new Set();
 const renamesByFields = new WeakMap<FieldDeclarations, ReadonlyMap<string, string>>();
 
 /** A form's renames, read once per declaration (a form is validated thousands of times). */

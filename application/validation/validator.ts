@@ -16,8 +16,6 @@ import type { RecordLookupProbe } from '../../ports/record-lookup.js';
 import type { FormContext } from './form-context.js';
 import { renderFailure } from './messages.js';
 
-const NUMBER_RULES = new Set(['numeric', 'integer', 'decimal']);
-
 /** What the chains need from the form being validated; `validateForm` builds it. */
 export interface ValidatorScope {
   readonly values: unknown;
@@ -37,13 +35,20 @@ interface LookupGroup {
   items: { chain: FieldRules; step: Step; rule: DatabaseRule; probe: number }[];
 }
 
+/** A database rule waiting for the others, with the scope its chain had. */
+interface Deferred {
+  chain: FieldRules;
+  step: Step;
+  scope: RuleScope;
+}
+
 /** What a rule sees of the form while its field is judged (a class: no closure per field). */
 class ChainScope implements RuleScope {
   constructor(
-    readonly field: string,
+    public field: string,
     readonly formats: RuleScope['formats'],
     private readonly values: unknown,
-    readonly numeric: boolean,
+    public numeric: boolean,
   ) {}
 
   other(path: string): unknown {
@@ -51,10 +56,12 @@ class ChainScope implements RuleScope {
   }
 }
 
+const NOTHING_UNPARSED: ReadonlySet<string> = new Set();
+
 export class Validator {
   constructor(
     private readonly scope: ValidatorScope,
-    private readonly unparsed: ReadonlySet<string> = new Set(),
+    private readonly unparsed: ReadonlySet<string> = NOTHING_UNPARSED,
     private readonly chains: FieldRules[] = [],
     private readonly prefix = '',
   ) {}
@@ -105,28 +112,74 @@ export class Validator {
     return this;
   }
 
-  /** Runs every chain, then the database rules of the fields that passed everything else, all at once. */
-  async run(errors: ErrorCollector): Promise<void> {
-    const { context } = this.scope;
-    const deferred: { chain: FieldRules; step: Step; scope: RuleScope }[] = [];
-    for (const chain of this.chains) {
-      if (this.unparsed.has(chain.name)) continue;
-      const scope = new ChainScope(chain.name, context.formats, this.scope.values, chain.steps.some((step) => NUMBER_RULES.has(step.rule.name)));
-      const missing = isMissing(chain.value);
-      for (const step of chain.steps) {
-        if (missing && step.rule.presence !== true) continue;
-        if ('database' in step.rule && step.rule.database === true) {
-          deferred.push({ chain, step, scope });
-          continue;
-        }
-        let verdict = step.rule.check(chain.value, scope, context);
-        if (verdict instanceof Promise) verdict = await verdict;
-        if (verdict === null) continue;
-        this.report(errors, chain, step, verdict);
-        if (missing) break;
-      }
+  /**
+   * Runs every chain, then the database rules of the fields that passed everything else, all
+   * at once. Synchronous (undefined) while every rule answers at once; from the first rule that
+   * answers with a promise (an app's async rule, `currentPassword`) or when database rules wait,
+   * the rest runs in the promise returned. A form of sync rules costs no promise per form.
+   */
+  run(errors: ErrorCollector): Promise<void> | undefined {
+    const deferred: Deferred[] = [];
+    const { chains } = this;
+    const scope = new ChainScope('', this.scope.context.formats, this.scope.values, false);
+    for (let index = 0; index < chains.length; index++) {
+      const chain = chains[index] as FieldRules;
+      const pending = this.runChain(errors, chain, scope, deferred, chain.first);
+      if (pending !== undefined) return this.runRest(errors, index + 1, pending, scope, deferred);
     }
-    if (deferred.length > 0) await this.runDatabaseRules(errors, deferred.filter(({ chain }) => !errors.has(chain.name)));
+    return deferred.length > 0 ? this.runDeferred(errors, deferred) : undefined;
+  }
+
+  private async runRest(errors: ErrorCollector, from: number, pending: Promise<void>, scope: ChainScope, deferred: Deferred[]): Promise<void> {
+    await pending;
+    const { chains } = this;
+    for (let index = from; index < chains.length; index++) {
+      const chain = chains[index] as FieldRules;
+      const more = this.runChain(errors, chain, scope, deferred, chain.first);
+      if (more !== undefined) await more;
+    }
+    if (deferred.length > 0) await this.runDeferred(errors, deferred);
+  }
+
+  /**
+   * One chain's rules from `from` on, with `scope` pointed at it (one scope per run: the chains
+   * run one after the other, a pending async rule's too; a deferred database rule keeps its own).
+   * Undefined when done; a promise for the rest of the chain when a rule answered with one.
+   */
+  private runChain(errors: ErrorCollector, chain: FieldRules, scope: ChainScope, deferred: Deferred[], from: Step | undefined): Promise<void> | undefined {
+    if (this.unparsed.has(chain.name)) return undefined;
+    const { context } = this.scope;
+    scope.field = chain.name;
+    scope.numeric = chain.hasNumberRule;
+    const missing = isMissing(chain.value);
+    for (let step = from; step !== undefined; step = step.next) {
+      const { rule } = step;
+      if (missing && rule.presence !== true) continue;
+      if ('database' in rule && rule.database === true) {
+        deferred.push({ chain, step, scope: new ChainScope(chain.name, context.formats, this.scope.values, chain.hasNumberRule) });
+        continue;
+      }
+      const verdict = rule.check(chain.value, scope, context);
+      if (verdict instanceof Promise) return this.finishChain(errors, chain, step, verdict, scope, deferred, missing);
+      if (verdict === null) continue;
+      this.report(errors, chain, step, verdict);
+      if (missing) return undefined;
+    }
+    return undefined;
+  }
+
+  private async finishChain(errors: ErrorCollector, chain: FieldRules, step: Step, pending: Promise<Verdict>, scope: ChainScope, deferred: Deferred[], missing: boolean): Promise<void> {
+    const verdict = await pending;
+    if (verdict !== null) {
+      this.report(errors, chain, step, verdict);
+      if (missing) return;
+    }
+    const rest = this.runChain(errors, chain, scope, deferred, step.next);
+    if (rest !== undefined) await rest;
+  }
+
+  private runDeferred(errors: ErrorCollector, deferred: readonly Deferred[]): Promise<void> {
+    return this.runDatabaseRules(errors, deferred.filter(({ chain }) => !errors.has(chain.name)));
   }
 
   /**
@@ -136,10 +189,10 @@ export class Validator {
    * The same lookup twice (`tags.0` and `tags.3` alike) is asked once. An app's own
    * database-flagged rule (without a lookup) runs alone, alongside.
    */
-  private async runDatabaseRules(errors: ErrorCollector, pending: readonly { chain: FieldRules; step: Step; scope: RuleScope }[]): Promise<void> {
+  private async runDatabaseRules(errors: ErrorCollector, pending: readonly Deferred[]): Promise<void> {
     const { context } = this.scope;
     const groups = new Map<string, LookupGroup>();
-    const alone: { chain: FieldRules; step: Step; scope: RuleScope }[] = [];
+    const alone: Deferred[] = [];
     for (const item of pending) {
       const { rule } = item.step;
       if (!isDatabaseRule(rule)) {

@@ -57,9 +57,34 @@ export function relevanceClasses(model: ModelDefinition): RelevanceClass[] {
   return classes.map((each, position) => ({ ...each, weight: 2 ** (classes.length - position) }));
 }
 
+/**
+ * Whether, in a search filtered by its ranked words (so each of them is in some class), every
+ * row holding one of `ranked` words in the first class scores above every row holding none
+ * there: at least the first class's weight plus the lightest weight for each other word,
+ * against at most the other classes' weights for every word. True for one or two classes
+ * whatever the words; with more classes, only for few words.
+ */
+export function firstClassDecides(classes: readonly RelevanceClass[], ranked: number): boolean {
+  const [first, ...others] = classes;
+  if (first === undefined || others.length === 0 || ranked === 0) return false;
+  const lightest = Math.min(...classes.map((each) => each.weight));
+  const rest = others.reduce((sum, each) => sum + each.weight, 0);
+  return first.weight + (ranked - 1) * lightest > ranked * rest;
+}
+
 /** SQLite FTS5: every word, each as a prefix, inside the given columns only (`{title} : ("mug"* "blue"*)`). */
 export function fts5ColumnQuery(columns: readonly string[], words: readonly string[]): string {
   return `{${columns.join(' ')}} : (${fts5Query(words)})`;
+}
+
+/** SQLite FTS5: any of the words, each as a prefix, inside the given columns only (`{title} : ("mug"* OR "blue"*)`). */
+export function fts5AnyColumnQuery(columns: readonly string[], words: readonly string[]): string {
+  return `{${columns.join(' ')}} : (${words.map((word) => `"${word}"*`).join(' OR ')})`;
+}
+
+/** SQLite FTS5: rows matching every one of these queries (`(q1) AND (q2)`), so FTS5 intersects them itself. */
+export function fts5AllOf(queries: readonly string[]): string {
+  return queries.map((query) => `(${query})`).join(' AND ');
 }
 
 /** PostgreSQL `to_tsquery`: every word, each as a prefix, with this weight label (`mug:*A & blue:*A`). */

@@ -8,7 +8,7 @@
  */
 import type { Rule, RuleScope } from './rule.js';
 import { Dimensions, fitsDimensions, isImage, isUploadedFile, matchesTypes } from './uploaded-file.js';
-import { isMissing, sameValue, sizeOf } from './values.js';
+import { isMissing, sameValue, sizeNumber, sizeOf } from './values.js';
 import type { SizeUnit } from './values.js';
 import { fail } from './verdict.js';
 import type { FormatChecks } from './format-checks.js';
@@ -113,11 +113,17 @@ function measure(value: unknown, scope: RuleScope): ReturnType<typeof sizeOf> {
   return sizeOf(value);
 }
 
+/** `measure`'s size alone, without its object: the pass path of a size rule allocates nothing. */
+function measuredSize(value: unknown, scope: RuleScope): number | null {
+  if (scope.numeric === true && typeof value === 'string' && value.length <= 400 && scope.formats.numeric(value.trim())) return Number(value.trim());
+  return sizeNumber(value);
+}
+
 function sized(name: string, fits: (size: number) => boolean, params: Record<string, number>, countParam: string): Rule {
   return rule(name, (value, scope) => {
-    const measured = measure(value, scope);
-    if (measured !== null && fits(measured.size)) return PASS;
-    const unit: SizeUnit = measured?.unit ?? 'string';
+    const size = measuredSize(value, scope);
+    if (size !== null && fits(size)) return PASS;
+    const unit: SizeUnit = measure(value, scope)?.unit ?? 'string';
     return fail(`validation.${name}.${unit}`, params, { count: params[countParam] ?? 0 });
   });
 }
@@ -133,6 +139,11 @@ export const between = (low: number, high: number): Rule => sized('between', (s)
  */
 function compared(name: 'gt' | 'gte' | 'lt' | 'lte', against: string | number, holdsFor: (a: number, b: number) => boolean): Rule {
   return rule(name, (value, scope) => {
+    // Against a number the units always agree: the size alone decides a pass.
+    if (typeof against === 'number') {
+      const size = measuredSize(value, scope);
+      if (size !== null && holdsFor(size, against)) return PASS;
+    }
     const mine = measure(value, scope);
     const theirs = typeof against === 'number' ? { size: against, unit: mine?.unit ?? 'numeric' } : measure(scope.other(against), scope);
     const unit: SizeUnit = mine?.unit ?? theirs?.unit ?? 'numeric';
@@ -183,7 +194,8 @@ export const distinct = (options: { ignoreCase?: boolean } = {}): Rule =>
 // ---- text ----
 
 function textRule(name: string, accepts: (text: string, formats: FormatChecks) => boolean, params?: Record<string, ParamValue>): Rule {
-  return rule(name, (value, scope) => bool(typeof value === 'string' && accepts(value, scope.formats), `validation.${name}`, params));
+  const key = `validation.${name}`; // made once, not on every value judged
+  return rule(name, (value, scope) => bool(typeof value === 'string' && accepts(value, scope.formats), key, params));
 }
 
 export const email = shared(textRule('email', (text, f) => f.email(text)));
@@ -241,17 +253,26 @@ function numberText(value: unknown, formats: FormatChecks): string | null {
 
 export const numeric = shared(rule('numeric', (value, scope) => bool(numberText(value, scope.formats) !== null, 'validation.numeric')));
 
-export const integer = (): Rule =>
+export const integer = shared(
   rule('integer', (value, scope) =>
-    bool(typeof value === 'number' ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= 400 && scope.formats.integer(value.trim()), 'validation.integer'));
+    bool(typeof value === 'number' ? Number.isSafeInteger(value) : typeof value === 'string' && value.length <= 400 && scope.formats.integer(value.trim()), 'validation.integer')),
+);
 
 /** A number with between `low` and `high` decimal places (`decimal(2, 2)` for money). */
 export const decimal = (low: number, high: number = low): Rule =>
   rule('decimal', (value, scope) => {
     const text = numberText(value, scope.formats);
-    const places = text === null || /e/iu.test(text) ? -1 : (text.split('.')[1] ?? '').length;
+    const places = text === null || /e/iu.test(text) ? -1 : decimalPlaces(text);
     return bool(places >= low && places <= high, 'validation.decimal', { decimal: low === high ? `${low}` : `${low}-${high}` });
   });
+
+/** What `(text.split('.')[1] ?? '').length` gives, without the array: the characters after the first point, up to a second. */
+function decimalPlaces(text: string): number {
+  const point = text.indexOf('.');
+  if (point === -1) return 0;
+  const next = text.indexOf('.', point + 1);
+  return (next === -1 ? text.length : next) - point - 1;
+}
 
 /** The digits of a whole number written without sign or point; null for anything else. */
 function digitCount(value: unknown): number | null {
@@ -304,10 +325,15 @@ export const date = shared(rule('date', (value, scope) => bool(timeOf(value, sco
  * (a name that is no date: `after('starts_at')`). The domain reads no clock: pass "today".
  */
 function dated(name: 'before' | 'after' | 'afterOrEqual', when: Date | string, holdsFor: (a: number, b: number) => boolean): Rule {
-  // A fixed date is parsed once (the format checks arrive with the first value judged).
-  let fixed: number | null | undefined;
+  // A fixed date is parsed once per format checks (they arrive with the value judged; a rule
+  // made once may serve forms with other checks).
+  let fixed: number | null = null;
+  let parsedBy: FormatChecks | undefined;
   return rule(name, (value, scope) => {
-    fixed ??= timeOf(when, scope.formats);
+    if (parsedBy !== scope.formats) {
+      fixed = timeOf(when, scope.formats);
+      parsedBy = scope.formats;
+    }
     const direct = fixed;
     const other = direct ?? (typeof when === 'string' ? timeOf(scope.other(when), scope.formats) : null);
     const mine = timeOf(value, scope.formats);

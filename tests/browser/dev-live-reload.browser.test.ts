@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createDefaultApp, Routes } from '../../composition/index.js';
 import { TestApp } from '../../composition/testing.js';
 import type { TestServer } from '../../composition/testing.js';
@@ -40,6 +40,15 @@ describeInChromium('live reload in Chromium, debugging locally', () => {
     }).serve();
     browser = await launchChromium(join(dir(), 'chromium-profile'));
     await watchCspViolations(browser, (_page, text) => problems.push(`CSP violation: ${text}`));
+  });
+
+  // Each test reads only its own problems, and a failed test's page (its stream, its errors) is
+  // not left open for the next one.
+  beforeEach(() => {
+    problems.length = 0;
+  });
+  afterEach(async () => {
+    await Promise.all(browser?.pages().map((open) => open.close()) ?? []);
   });
 
   afterAll(async () => {

@@ -172,6 +172,22 @@ export function jobQueueContract(name: string, fresh: () => Promise<QueueUnderTe
       expect((await claim())?.id).not.toBe(first.id);
     });
 
+    it('adds many jobs at once, answering in order, each claimable once, keys still checked', async (context) => {
+      const enqueueMany = queue.enqueueMany?.bind(queue);
+      if (enqueueMany === undefined) return context.skip();
+      const keyed = await queue.enqueue(job({ idempotencyKey: 'once' }), time.now());
+      const later = new Date(time.now().getTime() + 60_000);
+      const results = await enqueueMany([job({ payload: '"a"' }), job({ queue: 'other', payload: '"b"' }), job({ idempotencyKey: 'once' }), job({ payload: '"c"' }), job({ payload: '"d"', availableAt: later })], time.now());
+      expect(results.map((result) => result.kind)).toEqual(['queued', 'queued', 'duplicate', 'queued', 'queued']);
+      expect(results[2]?.id).toBe(keyed.id);
+      expect(new Set(results.map((result) => result.id)).size).toBe(5);
+      const taken = [];
+      for (let claimed = await claim(['default', 'other']); claimed !== null; claimed = await claim(['default', 'other'])) taken.push(claimed);
+      // Oldest first: the keyed job, then a and c in the order given, then b of the later queue; d is delayed.
+      expect(taken.map((claimed) => claimed.id)).toEqual([keyed.id, results[0]?.id, results[3]?.id, results[1]?.id]);
+      expect(taken.map((claimed) => claimed.payload)).toEqual(['{"n":1}', '"a"', '"c"', '"b"']);
+    });
+
     it('counts jobs per queue and state', async () => {
       await queue.enqueue(job({ queue: 'mail' }), time.now());
       await queue.enqueue(job({ queue: 'mail' }), time.now());

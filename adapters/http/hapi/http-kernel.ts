@@ -10,14 +10,11 @@ import type { KernelOptions } from '../kernel/kernel.js';
 import { storageRoutes } from '../storage/storage-routes.js';
 import { uploadStage } from '../uploads/hapi-uploads.js';
 import { hapiDispatcher } from './dispatch.js';
-import { hapiErrorPages } from './hapi-errors.js';
 import { rawBodyRoutes } from './raw-body-routes.js';
-import { bodyLimitStage, formTooLargeAnswers } from './stages/body-limit.js';
 import { builtInRoutes } from './stages/built-in-routes.js';
 import { liveReloadRoute } from './stages/live-reload-route.js';
 import { accessLogStage } from './stages/access-log.js';
-import { securityHeadersStage } from './stages/security-headers.js';
-import { trustedHostsStage } from './stages/trusted-hosts.js';
+import { frontExts } from './stages/front-exts.js';
 
 export interface HttpKernelOptions extends KernelOptions {
   host: string;
@@ -48,26 +45,26 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   await server.register(Inert);
 
   const { publicFiles, https } = kernel;
-  // Registered first: a page made from one of hapi's errors still gets the headers below.
-  formTooLargeAnswers(server, settings.uploadMaxBytes);
-  hapiErrorPages(server, kernel);
   const front = { https, trustedProxies: settings.trustedProxies, random: services.random, logger: services.logger };
   answerHealthFirst(server.listener, front);
-  securityHeadersStage(server, front);
+  // Request id and nonce, trusted hosts, the body limit; error pages and security headers.
+  frontExts(server, { front, trustedHosts: settings.trustedHosts, uploadMaxBytes: settings.uploadMaxBytes, kernel });
   accessLogStage(server);
-  trustedHostsStage(server, settings.trustedHosts);
-  bodyLimitStage(server, settings.uploadMaxBytes);
   builtInRoutes(server, { publicFiles, robotsTxt: ROBOTS_TXT });
   if (services.devTools !== undefined) liveReloadRoute(server, services.devTools);
-  uploadStage(server, { maxBytes: settings.uploadMaxBytes, tempDir: settings.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => services.clock.now(), translator: services.forms.translator });
+  const readUploads = uploadStage(server, { maxBytes: settings.uploadMaxBytes, tempDir: settings.uploadTempDir ?? join(tmpdir(), 'fw-uploads'), now: () => services.clock.now(), translator: services.forms.translator });
   const storage = services.storage;
   if (storage !== undefined) storageRoutes(server, { storage, publicFolders: settings.publicStorage ?? [], signing: { key: services.keys.signedUrls, clock: services.clock } });
 
   const dispatch = hapiDispatcher({ dispatch: kernel.dispatch, publicFiles, send: { sealer: services.sealer, https }, bodyMaxDepth: settings.bodyMaxDepth });
+  // GET and HEAD on a route of their own: hapi puts a payload step (an awaited no-op for a GET)
+  // and the upload reader in the lifecycle of the route that takes bodies.
+  server.route({ method: 'GET', path: '/{path*}', handler: dispatch });
   server.route({
     method: '*',
     path: '/{path*}',
     options: {
+      ext: { onPreAuth: { method: readUploads } },
       payload: {
         maxBytes: settings.uploadMaxBytes,
         output: 'data',

@@ -15,13 +15,20 @@ export function runOnion(ctx: KernelContext, layers: readonly (Stage | Middlewar
     const layer = layers[index];
     if (layer === undefined) return handler();
     let called = false;
-    return Promise.resolve(
-      layer(ctx, () => {
-        if (called) throw new FrameworkError('http.next-twice', 'next() was called twice by one middleware');
-        called = true;
-        return step(index + 1);
-      }),
-    );
+    try {
+      return Promise.resolve(
+        layer(ctx, () => {
+          if (called) throw new FrameworkError('http.next-twice', 'next() was called twice by one middleware');
+          called = true;
+          return step(index + 1);
+        }),
+      );
+    } catch (error) {
+      // A layer that is not an async function (the framework's own stages skip the wrapper to
+      // save promises) may throw: the layer outside it sees a rejection, as from any other.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown, as an async function would
+      return Promise.reject(error);
+    }
   };
   return step(0);
 }

@@ -1,4 +1,4 @@
-import type { Server } from '@hapi/hapi';
+import type { Lifecycle, Server } from '@hapi/hapi';
 import type { Translator } from '../../../ports/translator.js';
 import { bodyKind } from '../kernel/front.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart, sweepStaleUploads } from './multipart.js';
@@ -20,18 +20,21 @@ const STALE_UPLOAD_MS = 60 * 60 * 1000;
 
 /**
  * Puts the transport-neutral multipart parser in front of hapi's: for a multipart body on the
- * catch-all route, the body is read here, after routing and before hapi's own payload step,
- * which skips a request whose payload is already set (hapi's documented way to replace it).
+ * catch-all route (the returned method is that route's onPreAuth), the body is read here,
+ * after routing and before hapi's own payload step, which skips a request whose payload is
+ * already set (hapi's documented way to replace it).
  * Handlers then find text fields and `Upload` values in `ctx.body()`. The temporary files are
  * removed when the response is over (or the client went away). A refused body gets its status
  * and sentence (`The form is too large.`) with nothing left on disk.
  */
-export function uploadStage(server: Server, options: UploadStageOptions): void {
+export function uploadStage(server: Server, options: UploadStageOptions): Lifecycle.Method {
   const limits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: options.maxBytes };
   server.ext('onPreStart', async () => {
     await sweepStaleUploads(options.tempDir, STALE_UPLOAD_MS, options.now());
   });
-  server.ext('onPreAuth', async (request, h) => {
+  // The catch-all route's own onPreAuth (the only route that takes forms): not an extension of
+  // every route, which GET requests would pay for too.
+  return async (request, h) => {
     if (request.method === 'get' || request.method === 'head' || bodyKind(request.headers) !== 'upload') return h.continue;
     // Webhook routes keep their bytes for the signature check.
     if (request.route.settings.app?.fwRawBody === true) return h.continue;
@@ -47,5 +50,5 @@ export function uploadStage(server: Server, options: UploadStageOptions): void {
       const message = uploadRefusal(error, options.translator, typeof header === 'string' ? header : null);
       return h.response(message).code(error.status).type('text/plain; charset=utf-8').takeover();
     }
-  });
+  };
 }

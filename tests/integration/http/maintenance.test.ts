@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARKER_RECHECK_MS } from '../../../adapters/maintenance/marker-file-switch.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
@@ -66,6 +67,9 @@ describe('maintenance mode (fwx down / up)', () => {
 
   it('stays down on a damaged marker, and the old secret no longer opens it', async () => {
     writeFileSync(join(root, 'storage', 'framework', 'down'), '{"secret": "let-me-in", "retry');
+    // Written behind fw's back (as another process would): servers look at the marker at most
+    // every MARKER_RECHECK_MS, so the change counts from then on.
+    await new Promise((resolve) => setTimeout(resolve, MARKER_RECHECK_MS + 50));
     const browser = server.client();
     expect((await browser.get('/let-me-in')).status).toBe(503);
     expect((await browser.get('/')).status).toBe(503);

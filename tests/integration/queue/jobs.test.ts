@@ -96,6 +96,15 @@ for (const engine of useEngines()) {
       await (await app().app.services()).get(TOKENS.database).raw.session((sql) => sql.exec('DELETE FROM jobs'));
     });
 
+    it('dispatches many jobs at once, in order', async () => {
+      seen.length = 0;
+      const results = await (await jobs()).dispatchMany([Record.with({ n: 1 }), Urgent.with({ n: 2 }), Record.with({ n: 3 })]);
+      expect(results.map((result) => result.kind)).toEqual(['queued', 'queued', 'queued']);
+      const outcome = await work('--queue', 'high,default');
+      expect(outcome.code, outcome.stderr).toBe(0);
+      expect(seen).toEqual(['urgent 2', 'hello 1', 'hello 3']);
+    });
+
     it('refuses a payload that does not fit, at dispatch, and queues nothing', async () => {
       expect(() => Record.with({ n: 'one' } as never)).toThrow(InvalidJobPayload);
       expect(() => Record.with({ n: 'one' } as never)).toThrow(/n: Expected a number/u);
@@ -241,9 +250,14 @@ describe.skipIf(!(await redisAvailable()))('QUEUE_CONNECTION=redis', () => {
       expect(await tx.dispatch(Record.with({ n: 3 }))).toEqual({ kind: 'after-commit' });
     });
     await jobs.dispatch(Flaky.with({ label: 'r' }));
+    // Many at once: one MULTI per queue on Redis, answered in order.
+    const many = await jobs.dispatchMany([Record.with({ n: 4 }), Urgent.with({ n: 5 })]);
+    expect(many.map((result) => result.kind)).toEqual(['queued', 'queued']);
     const outcome = await app().call('queue:work', ['--once', '--queue', 'high,default']);
     expect(outcome.code, outcome.stderr).toBe(0);
-    expect(seen).toEqual(['urgent 2', 'hello 1', 'hello 3', 'flaky r attempt 1', 'flaky r attempt 2']);
+    expect(seen.filter((line) => line !== 'urgent 5' && line !== 'hello 4')).toEqual(['urgent 2', 'hello 1', 'hello 3', 'flaky r attempt 1', 'flaky r attempt 2']);
+    expect(seen.slice(0, 2)).toEqual(['urgent 2', 'urgent 5']);
+    expect(seen).toContain('hello 4');
     const [failed] = JSON.parse((await app().call('queue:failed', ['--json'])).stdout) as { id: string; error: string }[];
     expect(failed?.error).toMatch(/^Error: boom r\n\s+at /u);
     expect((await app().call('queue:retry', [failed!.id])).stdout).toBe(`Failed job ${failed!.id} queued again.`);

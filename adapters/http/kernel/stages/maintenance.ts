@@ -30,7 +30,8 @@ export interface MaintenanceStageOptions {
  */
 export function maintenanceStage(options: MaintenanceStageOptions): Stage {
   let warned = false;
-  return async (ctx, next) => {
+  // Not an async function: while up (nearly always) it hands over to the next stage directly.
+  return (ctx, next) => {
     const text = options.maintenance.read();
     if (text === null) return next();
     const marker = parseMaintenanceMarker(text);
@@ -47,10 +48,10 @@ export function maintenanceStage(options: MaintenanceStageOptions): Stage {
         return next();
       case 'bypass-set': {
         const value = maintenanceBypassCookie({ key: options.key, secret: marker.secret as string, now, ttlSeconds: BYPASS_SECONDS });
-        return combine(Redirect.to('/'), SetCookie.make(MAINTENANCE_BYPASS_COOKIE, value).maxAge(BYPASS_SECONDS));
+        return Promise.resolve(combine(Redirect.to('/'), SetCookie.make(MAINTENANCE_BYPASS_COOKIE, value).maxAge(BYPASS_SECONDS)));
       }
       case 'unavailable':
-        throw new HttpAbort(503, '', { 'retry-after': String(answer.retryAfterSeconds) });
+        return Promise.reject(new HttpAbort(503, '', { 'retry-after': String(answer.retryAfterSeconds) }));
     }
   };
 }

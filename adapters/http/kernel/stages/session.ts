@@ -7,7 +7,9 @@ import { headerText } from '../context.js';
 import { withExtras } from '../replies.js';
 import type { Stage } from '../pipeline.js';
 import { SESSION_COOKIE } from '../session/session-driver.js';
-import type { SessionDriver } from '../session/session-driver.js';
+import type { OpenedSession, SessionDriver } from '../session/session-driver.js';
+import type { KernelContext } from '../context.js';
+import type { Reply } from '../replies.js';
 
 export interface SessionStageOptions {
   driver: SessionDriver;
@@ -27,8 +29,7 @@ export function newToken(random: RandomSource): string {
  */
 export function sessionStage(options: SessionStageOptions): Stage {
   const { driver } = options;
-  return async (ctx, next) => {
-    const opened = await driver.open(cookieValues(ctx.headers['cookie'], SESSION_COOKIE), options.clock.now());
+  const run = async (ctx: KernelContext, next: () => Promise<Reply>, opened: OpenedSession | null): Promise<Reply> => {
     const session = opened?.session ?? Session.start({ token: newToken(options.random), now: options.clock.now() });
     ctx.attachSession(session, driver);
 
@@ -38,5 +39,11 @@ export function sessionStage(options: SessionStageOptions): Stage {
     if (opened === null && (!ctx.traits.keepsNewSession || bearerToken(headerText(ctx.headers['authorization'])) !== null)) return reply;
     const cookie = await driver.save(ctx, session, opened, options.clock.now());
     return cookie === null ? reply : withExtras(reply, cookie);
+  };
+  return (ctx, next) => {
+    const values = cookieValues(ctx.headers['cookie'], SESSION_COOKIE);
+    // A visitor without a session cookie (a first visit, a crawler) has nothing to open: no
+    // promise to wait for.
+    return values.length === 0 ? run(ctx, next, null) : driver.open(values, options.clock.now()).then((opened) => run(ctx, next, opened));
   };
 }

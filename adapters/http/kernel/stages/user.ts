@@ -5,6 +5,8 @@ import { HttpAbort } from '../http-error.js';
 import type { IdentityServices } from '../identity.js';
 import { headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
+import type { KernelContext } from '../context.js';
+import type { Reply } from '../replies.js';
 import { newToken } from './session.js';
 
 /**
@@ -15,8 +17,14 @@ import { newToken } from './session.js';
  * ended here, whichever driver stored it: that is what kills a copied cookie.
  */
 export function userStage(services: IdentityServices): Stage {
-  return async (ctx, next) => {
+  // Not an async function: a guest's request (no token, nobody signed in) goes straight on.
+  return (ctx, next) => {
     const token = bearerToken(headerText(ctx.headers['authorization']));
+    if (token === null && ctx.session.userId() === null) return next();
+    return identify(ctx, next, token);
+  };
+
+  async function identify(ctx: KernelContext, next: () => Promise<Reply>, token: string | null): Promise<Reply> {
     if (token !== null) {
       const verified = token === '' ? null : await services.tokens.verify(token);
       const user = verified === null ? null : await services.users.findById(verified.userId);
@@ -36,5 +44,5 @@ export function userStage(services: IdentityServices): Stage {
       }
     }
     return next();
-  };
+  }
 }

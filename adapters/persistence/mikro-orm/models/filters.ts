@@ -43,7 +43,10 @@ function rawCondition(sql: string, params: readonly unknown[] = []): Dictionary 
  * row, and over 1000 values travel as one JSON array parameter.
  */
 export function toFilter(conditions: readonly Condition[], codec: RowCodec, extra: readonly Dictionary[] = []): Dictionary {
-  return allOf([...conditions.map((condition) => one(condition, codec)), ...extra]);
+  const parts: Dictionary[] = [];
+  for (const condition of conditions) parts.push(one(condition, codec));
+  for (const filter of extra) parts.push(filter);
+  return allOf(parts);
 }
 
 /**
@@ -56,12 +59,17 @@ function allOf(parts: readonly Dictionary[]): Dictionary {
   const filter: Dictionary = {};
   const rest: Dictionary[] = [];
   for (const part of parts) {
-    const keys = Object.keys(part);
-    if (keys.every((name) => !name.startsWith('$') && !(name in filter))) Object.assign(filter, part);
+    if (mergeable(part, filter)) Object.assign(filter, part);
     else rest.push(part);
   }
   if (rest.length > 0) filter['$and'] = rest;
   return filter;
+}
+
+/** Whether `part` holds no `$` operator and no key that `filter` already holds. */
+function mergeable(part: Dictionary, filter: Dictionary): boolean {
+  for (const name in part) if (name.startsWith('$') || name in filter) return false;
+  return true;
 }
 
 /** Whether MikroORM reads `{ column: value }` as equality (an array would be `IN`, an object operators). */

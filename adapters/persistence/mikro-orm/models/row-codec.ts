@@ -26,7 +26,17 @@ const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/iu;
 export class RowCodec {
   /** The key's and the columns' specs, looked up once: `decodeRow` runs for every row read. */
   private readonly keySpec: ColumnSpec;
-  private readonly columnSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
+  /** The model's columns and their specs, in order, as an array: iterating the model's Map made an entry array per column per row. */
+  readonly columnSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
+  /**
+   * What `decodeRows` converts: the key and the columns whose stored value is not already the
+   * model's (numbers come back as numbers unless the driver sends text, as PostgreSQL does for
+   * BIGINT; text, enum, ULID, time and date columns come back as they are).
+   */
+  private readonly numberColumns: readonly string[];
+  private readonly convertedSpecs: ReadonlyArray<readonly [string, ColumnSpec]>;
+  /** Every stored column, the key first: what `get()` selects (frozen, so the ORM cannot change it for the next query). */
+  readonly columnNames: readonly string[];
 
   constructor(
     readonly model: ModelDefinition,
@@ -35,6 +45,10 @@ export class RowCodec {
   ) {
     this.keySpec = this.spec('id');
     this.columnSpecs = [...model.columns];
+    const all: Array<readonly [string, ColumnSpec]> = [['id', this.keySpec], ...this.columnSpecs];
+    this.numberColumns = all.filter(([, spec]) => spec.kind === 'integer' || spec.kind === 'float').map(([name]) => name);
+    this.convertedSpecs = all.filter(([, spec]) => !PASSED_THROUGH.has(spec.kind) && spec.kind !== 'integer' && spec.kind !== 'float');
+    this.columnNames = Object.freeze(all.map(([name]) => name));
   }
 
   spec(name: string): ColumnSpec {
@@ -48,7 +62,8 @@ export class RowCodec {
     return this.encodeSpec(this.spec(name), value, name);
   }
 
-  private encodeSpec(spec: ColumnSpec, value: unknown, name: string): unknown {
+  /** `encode` for a column whose spec the caller holds (`columnSpecs`): no lookup by name. */
+  encodeSpec(spec: ColumnSpec, value: unknown, name: string): unknown {
     if (value === null || value === undefined) {
       if (!spec.allowsNull && name !== 'id' && value === null) throw this.bad(name, 'cannot be null');
       return null;
@@ -143,11 +158,35 @@ export class RowCodec {
     return row;
   }
 
+  /**
+   * Rows read with every column (`columnNames`, as `get()` selects them) made the model's rows
+   * in place: the same values as `decodeRow` gives, in the same order (the key, the columns in
+   * their order, then the skipped fields), without a copy of each row. Only for the driver's own
+   * fresh row objects, which nothing else holds.
+   */
+  decodeRows(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+    const numbers = this.numberColumns;
+    const converted = this.convertedSpecs;
+    const skipped = this.model.skipped.size > 0 ? this.model.skipped : null;
+    for (const row of rows) {
+      // What decodeSpec does for a number column, inline: PostgreSQL's BIGINT arrives as text.
+      for (const name of numbers) {
+        const raw = row[name];
+        if (typeof raw !== 'number' && raw !== null) row[name] = raw === undefined ? null : Number(raw);
+      }
+      for (const [name, spec] of converted) row[name] = this.decodeSpec(spec, row[name], name);
+      if (skipped !== null) for (const [name, fallback] of skipped) row[name] = fallback();
+    }
+    return rows;
+  }
 
   private bad(name: string, what: string): InvalidQuery {
     return new InvalidQuery('bad_value', `The value of '${this.model.table}.${name}' ${what}`);
   }
 }
+
+/** Kinds whose stored value is the model's value on both engines (NULL being null). */
+const PASSED_THROUGH: ReadonlySet<ColumnSpec['kind']> = new Set(['string', 'enum', 'ulid', 'time', 'date']);
 
 const STRING_SPEC: ColumnSpec = { kind: 'string', allowsNull: false, defaultValue: null, values: null, inner: null };
 const KEY_SPECS: Readonly<Record<string, ColumnSpec>> = {

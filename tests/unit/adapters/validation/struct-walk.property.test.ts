@@ -96,4 +96,17 @@ describe('plain dates read directly agree with the library', () => {
       expect(validatorFormatChecks.date(text), text).toBe(libraryDate(text));
     }
   });
+
+  it('reads exactly the texts the pattern YYYY-MM-DD matches; any other spelling goes to the library', () => {
+    const PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/u;
+    const near = fc.array(fc.constantFrom('0', '1', '9', '-', '/', ' ', 'a', '\u0663', '\n', 'T'), { minLength: 9, maxLength: 11 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.oneof(near, fc.string({ maxLength: 12 })), (text) => {
+        const match = PATTERN.exec(text);
+        if (match === null || Number(match[1]) < 100) expect(plainDate(text)).toBeUndefined();
+        else expect(plainDate(text)).toBe(libraryDate(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
 });

@@ -110,6 +110,37 @@ describe('form request steps, outside HTTP (a CSV row, a command, a job)', () =>
     expect(batches).toEqual([[{ column: 'id', value: 1 }, { column: 'id', value: 2 }]]);
   });
 
+  it('an async rule is awaited in place: the rest of its chain and the later fields run after it, each rule seeing its own field', async () => {
+    const seen: string[] = [];
+    const slow = (passes: boolean) => ({
+      name: 'slow',
+      async check(_value: unknown, scope: { field: string }) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        seen.push(`slow ${scope.field}`);
+        return passes ? null : { key: 'Slowly refused.' };
+      },
+    });
+    const traced = (passes: boolean) => ({ name: 'traced', check: (_value: unknown, scope: { field: string }) => (seen.push(`sync ${scope.field}`), passes ? null : { key: 'Refused.' }) });
+    const result = await validateForm(
+      {
+        shape: asIs,
+        rules(v) {
+          v.field('a').apply(traced(true)).apply(slow(false)).apply(traced(false));
+          v.field('b').apply(slow(true)).apply(slow(false));
+          v.field('c').apply(traced(false));
+          v.field('d').required().apply(slow(false)); // missing: the presence failure ends the chain
+        },
+      },
+      { a: 'x', b: 'y', c: 'z' },
+      context(),
+    );
+    expect(result).toEqual({
+      kind: 'invalid',
+      errors: { a: ['Slowly refused.', 'Refused.'], b: ['Slowly refused.'], c: ['Refused.'], d: ['The d field is required.'] },
+    });
+    expect(seen).toEqual(['sync a', 'slow a', 'sync a', 'slow b', 'slow b', 'sync c']);
+  });
+
   it('reports every field at once', async () => {
     const result = await validateForm(
       { shape: asIs, rules: (v) => (v.field('a').required(), v.field('b').email(), void v.field('c').min(3)) },

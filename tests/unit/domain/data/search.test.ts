@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { column, key } from '../../../../domain/data/columns.js';
 import { defineModel } from '../../../../domain/data/model.js';
-import { fts5ColumnQuery, relevanceClasses, tsClassQuery } from '../../../../domain/data/search.js';
+import { firstClassDecides, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, relevanceClasses, tsClassQuery } from '../../../../domain/data/search.js';
 
 type Column = 'a' | 'b' | 'c' | 'd' | 'e';
 const model = (search: readonly string[]) =>
@@ -28,5 +28,33 @@ describe('relevance counted the same on both engines', () => {
   it('asks each engine for the words inside one class only', () => {
     expect(fts5ColumnQuery(['d', 'e'], ['mug', 'blue'])).toBe('{d e} : ("mug"* "blue"*)');
     expect(tsClassQuery(['mug', 'blue'], 'B')).toBe('mug:*B & blue:*B');
+  });
+
+  it('narrows FTS5 queries as FTS5 reads them: any word in some columns, every one of several queries', () => {
+    expect(fts5AnyColumnQuery(['a'], ['mug', 'blue'])).toBe('{a} : ("mug"* OR "blue"*)');
+    expect(fts5AllOf(['"mug"*', '{a} : ("mug"*)'])).toBe('("mug"*) AND ({a} : ("mug"*))');
+  });
+
+  it.each([1, 2, 3, 4, 5])('the first class decides the ranking exactly when every row holding a word there outranks every other row (%i search columns)', (count) => {
+    const classes = relevanceClasses(model(['a', 'b', 'c', 'd', 'e'].slice(0, count)));
+    for (let words = 1; words <= 4; words++) {
+      // Every row that matches every word: each word sits in a non-empty set of classes.
+      const subsets = Array.from({ length: 2 ** classes.length - 1 }, (_, n) => n + 1);
+      let inside = Infinity;
+      let outside = -Infinity;
+      const visit = (left: number, score: number, first: boolean): void => {
+        if (left === 0) {
+          if (first) inside = Math.min(inside, score);
+          else outside = Math.max(outside, score);
+          return;
+        }
+        for (const subset of subsets) {
+          const weight = classes.reduce((sum, each, index) => sum + ((subset >> index) & 1) * each.weight, 0);
+          visit(left - 1, score + weight, first || (subset & 1) === 1);
+        }
+      };
+      visit(words, 0, false);
+      expect(firstClassDecides(classes, words), `${classes.length} classes, ${words} words`).toBe(classes.length > 1 && inside > outside);
+    }
   });
 });

@@ -1,0 +1,68 @@
+import type { Rule } from '../../domain/validation/rule.js';
+
+/**
+ * Rules kept by their parameters. A form's `rules()` runs on every validation, so `max(254)`
+ * made a new rule (its check closure, its params) thousands of times a second, the same one
+ * each time. A rule is immutable and a function of its parameters only, so one made for equal
+ * parameters is the same rule: kept here, in a tree of `Map`s keyed by the parameters one
+ * after the other (a lookup allocates nothing). Only parameters a `Map` compares the way the
+ * rules do are keys: text, booleans, numbers other than -0 (a `Map` takes -0 for 0), undefined;
+ * a rule with any other parameter (a `Date`, a group, a list of groups) is made fresh. At most
+ * `LIMIT` rules per kind, so limits computed from data cannot grow it without bound.
+ */
+const LIMIT = 256;
+
+interface Node {
+  rule: Rule | undefined;
+  children: Map<unknown, Node> | undefined;
+}
+
+type Key = string | number | boolean | undefined;
+
+function isKey(value: unknown): value is Key {
+  const type = typeof value;
+  return type === 'string' || type === 'boolean' || value === undefined || (type === 'number' && !Object.is(value, -0));
+}
+
+export class RuleMemo {
+  private readonly root: Node = { rule: undefined, children: undefined };
+  private kept = 0;
+
+  /** The rule kept for the parameter `a`, else undefined. */
+  find(a: unknown): Rule | undefined {
+    return Object.is(a, -0) ? undefined : this.root.children?.get(a)?.rule;
+  }
+
+  /** The rule kept for the parameters `a`, `b`, else undefined. */
+  find2(a: unknown, b: unknown): Rule | undefined {
+    return Object.is(a, -0) || Object.is(b, -0) ? undefined : this.root.children?.get(a)?.children?.get(b)?.rule;
+  }
+
+  /** The rule kept for the items of `list`, in order, else undefined. */
+  findList(list: readonly unknown[]): Rule | undefined {
+    let node: Node | undefined = this.root;
+    for (let index = 0; index < list.length && node !== undefined; index++) {
+      const key = list[index];
+      node = Object.is(key, -0) ? undefined : node.children?.get(key);
+    }
+    return node?.rule;
+  }
+
+  /** Keeps `rule` for the parameters `keys` when they can be keys and there is room; returns it. */
+  keep(keys: readonly unknown[], rule: Rule): Rule {
+    if (this.kept >= LIMIT || !keys.every(isKey)) return rule;
+    let node = this.root;
+    for (const key of keys) {
+      node.children ??= new Map();
+      let child = node.children.get(key);
+      if (child === undefined) {
+        child = { rule: undefined, children: undefined };
+        node.children.set(key, child);
+      }
+      node = child;
+    }
+    if (node.rule === undefined) this.kept++;
+    node.rule = rule;
+    return rule;
+  }
+}
