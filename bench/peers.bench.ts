@@ -16,8 +16,9 @@
  * in rounds, the servers taking turns in both orders; the table shows medians of req/s and p99,
  * the server's CPU time per request (`process.cpuUsage()` of the server: other processes on a
  * shared machine inflate it much less than the wall clock), the fw/peer ratio as the median of
- * the rounds' ratios, and the machine's load. Memory: each server's RSS once it is ready (idle),
- * after the run, and its peak.
+ * the rounds' ratios, and the machine's load. Memory: each server's RSS once it is ready, idle
+ * (after PEERS_IDLE_SECONDS, 12, without a request, read once every server has started), after
+ * the run, and its peak.
  *
  * Environment: PEERS_SERVERS (comma list of peers.server.ts kinds; default all), PEERS_ROWS
  * (health,login-page,account,login-post; default all), PEERS_ROUNDS (3), PEERS_SECONDS (2).
@@ -47,6 +48,8 @@ const WARMUP_SECONDS = 1;
 const ROUNDS = Number(process.env['PEERS_ROUNDS'] ?? 3);
 const ROUND_SECONDS = Number(process.env['PEERS_SECONDS'] ?? 2);
 const DEADLINE_MS = 600_000;
+/** Idle: every server's RSS after this long without a request, read once all have started. */
+const IDLE_SECONDS = Number(process.env['PEERS_IDLE_SECONDS'] ?? 12);
 
 type RowId = 'health' | 'login-page' | 'account' | 'login-post';
 const ROW_IDS: readonly RowId[] = ['health', 'login-page', 'account', 'login-post'];
@@ -109,6 +112,9 @@ interface Server {
   kind: BenchKind;
   url: string;
   child: ChildProcess;
+  /** RSS once the server answered ready. */
+  readyRss: number;
+  /** RSS after IDLE_SECONDS without a request (fw gives back start-up's young generation at a quiet moment). */
   idleRss: number;
 }
 
@@ -153,8 +159,8 @@ async function start(kind: BenchKind): Promise<Server> {
       reject(new Error(`the ${kind} server exited (code ${code}) before listening`));
     });
   });
-  const server: Server = { kind, url, child, idleRss: 0 };
-  server.idleRss = (await stats(server)).rss;
+  const server: Server = { kind, url, child, readyRss: 0, idleRss: 0 };
+  server.readyRss = (await stats(server)).rss;
   return server;
 }
 
@@ -366,13 +372,15 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)}`;
 
 const measured = new Map<string, Measured[]>();
 const loads: number[] = [];
-const memory: { kind: BenchKind; idle: number; after: number; peak: number }[] = [];
+const memory: { kind: BenchKind; ready: number; idle: number; after: number; peak: number }[] = [];
 const started = Date.now();
 
 try {
   const servers = new Map<BenchKind, Server>();
   // One at a time: the servers seed their users (Argon2 hashes) while nothing is measured.
   for (const kind of serverKinds) servers.set(kind, await start(kind));
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  for (const server of servers.values()) server.idleRss = (await stats(server)).rss;
   for (const row of rows) for (const kind of row.servers) await verify(servers.get(kind) as Server, row.id);
   console.log(`Verified: ${rows.map((row) => `${row.id} on ${row.servers.join(', ')}`).join('; ')}`);
   for (let round = 0; round < ROUNDS; round++) {
@@ -391,7 +399,7 @@ try {
   }
   for (const server of servers.values()) {
     const last = await stats(server);
-    memory.push({ kind: server.kind, idle: server.idleRss, after: last.rss, peak: last.maxRss });
+    memory.push({ kind: server.kind, ready: server.readyRss, idle: server.idleRss, after: last.rss, peak: last.maxRss });
     await children.stop(server.child);
   }
 } finally {
@@ -442,8 +450,8 @@ for (const row of rows) {
   }
 }
 console.log('');
-console.log('Memory (RSS, MB): idle once ready / after the run / peak');
-for (const entry of memory) console.log(`  ${pad(LABELS[entry.kind], 24, true)} ${mb(entry.idle).padStart(5)} / ${mb(entry.after).padStart(5)} / ${mb(entry.peak).padStart(5)}`);
+console.log(`Memory (RSS, MB): once ready / idle (${IDLE_SECONDS} s without a request) / after the run / peak`);
+for (const entry of memory) console.log(`  ${pad(LABELS[entry.kind], 24, true)} ${mb(entry.ready).padStart(5)} / ${mb(entry.idle).padStart(5)} / ${mb(entry.after).padStart(5)} / ${mb(entry.peak).padStart(5)}`);
 const fwMemory = memory.find((entry) => entry.kind === 'fw');
 if (fwMemory !== undefined) {
   if (fwMemory.idle > 100 * 1024 * 1024) misses.push(`memory: fw idle ${mb(fwMemory.idle)} MB > 100 MB`);

@@ -463,7 +463,8 @@ serveParent(running, { url: running.url } satisfies ReadyMessage, (message) => {
   } else if (message === 'stats' || message === 'gc') {
     // 'gc' (soak.bench.ts, with --expose-gc): the memory still held, not garbage awaiting collection.
     if (message === 'gc') (globalThis as { gc?: () => void }).gc?.();
-    const stats: StatsMessage = { cpu: process.cpuUsage(), rss: process.memoryUsage.rss(), maxRss: process.resourceUsage().maxRSS * 1024 };
+    const { rss, heapTotal, heapUsed } = process.memoryUsage();
+    const stats: StatsMessage = { cpu: process.cpuUsage(), rss, maxRss: process.resourceUsage().maxRSS * 1024, heapTotal, heapUsed };
     process.send?.(stats);
   }
 });

@@ -7,7 +7,10 @@
  * growth from one round to the next (the slope over the second half of the rounds, which a leak
  * keeps and a warming heap does not, stays within noise: under 1 MB per 100 000 requests).
  *
- * Environment: SOAK_REQUESTS (1 000 000), SOAK_ROUNDS (10). Misses are reported, never fatal.
+ * Environment: SOAK_REQUESTS (1 000 000), SOAK_ROUNDS (10), SOAK_IDLE_SECONDS (12: the idle
+ * reading's wait, as in the peers bench). Node flags after the script's name go to the server
+ * (`node dist/bench/soak.bench.js --semi-space-growth-factor=2`: V8's own growth, for a before/after).
+ * Misses are reported, never fatal.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +26,7 @@ const SERVER_SCRIPT = fileURLToPath(new URL(`./peers.server${extname(fileURLToPa
 const TOTAL = Number(process.env['SOAK_REQUESTS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['SOAK_ROUNDS'] ?? 10);
 const CONNECTIONS = 10;
+const IDLE_SECONDS = Number(process.env['SOAK_IDLE_SECONDS'] ?? 12);
 const MB = 1024 * 1024;
 
 const children = new ChildServers();
@@ -74,13 +78,17 @@ function slope(points: readonly (readonly [number, number])[]): number {
 
 async function main(): Promise<void> {
   const child = children.add(
-    spawn(process.execPath, ['--expose-gc', ...process.execArgv, SERVER_SCRIPT, 'fw', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    spawn(process.execPath, ['--expose-gc', ...process.execArgv, ...process.argv.slice(2), SERVER_SCRIPT, 'fw', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
   );
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as ReadyMessage).url));
     child.once('exit', (code) => reject(new Error(`the fw server exited (code ${code}) before listening`)));
   });
-  const idle = (await stats(child, 'gc')).rss;
+  // Idle as in the peers bench: after a while without a request (fw gives back the young
+  // generation that start-up grew at its first quiet moment).
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const idleStats = await stats(child, 'gc');
+  const idle = idleStats.rss;
   const cookie = await signIn(url);
   const perRound = Math.ceil(TOTAL / ROUNDS);
   // The three rows share a round in the proportions a site sees them: pages most.
@@ -89,9 +97,10 @@ async function main(): Promise<void> {
     { path: '/login', share: 0.4, headers: {} },
     { path: '/account', share: 0.4, headers: { cookie } },
   ];
-  console.log(`fw soak: ${TOTAL.toLocaleString('en')} requests in ${ROUNDS} rounds; idle RSS ${(idle / MB).toFixed(1)} MB`);
-  console.log('round  requests   req/s   non-2xx   RSS after GC (MB)   load');
+  console.log(`fw soak: ${TOTAL.toLocaleString('en')} requests in ${ROUNDS} rounds; idle RSS ${(idle / MB).toFixed(1)} MB, V8 heap ${(idleStats.heapTotal / MB).toFixed(1)} MB (live ${(idleStats.heapUsed / MB).toFixed(1)})`);
+  console.log('round  requests   req/s   non-2xx   RSS after GC (MB)   V8 heap / live (MB)   load');
   const points: [number, number][] = [];
+  const livePoints: [number, number][] = [];
   let served = 0;
   let unexpected = 0;
   for (let round = 1; round <= ROUNDS; round++) {
@@ -104,10 +113,13 @@ async function main(): Promise<void> {
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     served += requests;
-    const rss = (await stats(child, 'gc')).rss;
+    const after = await stats(child, 'gc');
+    const rss = after.rss;
     points.push([served, rss]);
+    livePoints.push([served, after.heapUsed]);
+    const heap = `${(after.heapTotal / MB).toFixed(1)} / ${(after.heapUsed / MB).toFixed(1)}`;
     console.log(
-      `${String(round).padStart(5)}  ${String(requests).padStart(8)}  ${String(Math.round(requests / seconds)).padStart(6)}  ${String(unexpected).padStart(8)}   ${(rss / MB).toFixed(1).padStart(17)}   ${loadavg()[0]?.toFixed(1)}`,
+      `${String(round).padStart(5)}  ${String(requests).padStart(8)}  ${String(Math.round(requests / seconds)).padStart(6)}  ${String(unexpected).padStart(8)}   ${(rss / MB).toFixed(1).padStart(17)}   ${heap.padStart(19)}   ${loadavg()[0]?.toFixed(1)}`,
     );
   }
   const peak = (await stats(child, 'stats')).maxRss;
@@ -117,6 +129,10 @@ async function main(): Promise<void> {
   const afterRatio = after / idle;
   console.log(`\nidle ${(idle / MB).toFixed(1)} MB, after ${(after / MB).toFixed(1)} MB (${afterRatio.toFixed(2)}× idle; target ≤ 1.5×: ${afterRatio <= 1.5 ? 'met' : 'MISS'}), peak ${(peak / MB).toFixed(1)} MB`);
   console.log(`growth over the second half: ${growthPer100k.toFixed(2)} MB per 100 000 requests (target < 1: ${growthPer100k < 1 ? 'met' : 'MISS'})`);
+  // RSS also holds what the allocator and V8 keep for reuse, which swings between rounds; the
+  // live heap after a GC is what a JavaScript leak would grow.
+  const liveGrowth = (slope(livePoints.slice(Math.floor(livePoints.length / 2))) * 100_000) / MB;
+  console.log(`V8 live heap over the second half: ${liveGrowth.toFixed(2)} MB per 100 000 requests; RSS over all rounds: ${((slope(points) * 100_000) / MB).toFixed(2)}`);
   if (unexpected > 0) console.log(`MISS: ${unexpected} answers were not 2xx or failed`);
   await children.stop(child);
 }

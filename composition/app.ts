@@ -1,3 +1,4 @@
+import { keepYoungGenerationSmall } from './young-generation.js';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -526,6 +527,8 @@ export class App {
       ];
       built = buildServices({ config, keys, adapters, overrides, closers, logger, database, migrationSources: this.migrationSources() }, areas);
       this.devTools = devTools;
+      // Start-up grew V8's young generation; it is given back at the first quiet moment.
+      onClose(keepYoungGenerationSmall(config.memory.youngGeneration));
       return built;
     } catch (error) {
       await database.close();

@@ -8,6 +8,7 @@ import { readEnvFile } from './env-file.js';
 import type { EnvValues } from './env-file.js';
 import { DEFAULT_BODY_MAX_DEPTH } from '../domain/http/body-depth.js';
 import { FrameworkError } from '../domain/shared/errors.js';
+import type { YoungGeneration } from './young-generation.js';
 
 /** The whole typed configuration, read once at start from `.env` and the environment. */
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
    * (the Redis keys' prefix), QUEUE_SERVE_WORKERS (jobs `serve` runs at once; 0 runs none).
    */
   queue: { connection: 'database' | 'redis' | 'sync'; prefix: string; serveWorkers: number };
+  /** YOUNG_GENERATION: small (given back when quiet, at most 2 × 4 MB; the default) or grow (V8's own sizing); composition/young-generation.ts. */
+  memory: { youngGeneration: YoungGeneration };
   /**
    * A raw value, for module settings read when a request needs them (`PROVIDER_A_CLIENT_ID`).
    * A function rather than a field, so that printing the configuration prints no secret.
@@ -265,6 +268,7 @@ function schema(root: string) {
     QUEUE_CONNECTION: defaulted(setting('QUEUE_CONNECTION', oneOf(['database', 'redis', 'sync'] as const)), 'database'),
     QUEUE_PREFIX: defaulted(setting('QUEUE_PREFIX', queuePrefixSetting), 'fw'),
     QUEUE_SERVE_WORKERS: defaulted(setting('QUEUE_SERVE_WORKERS', integerSetting(0, 1000)), '1'),
+    YOUNG_GENERATION: defaulted(setting('YOUNG_GENERATION', oneOf(['small', 'grow'] as const)), 'small'),
   });
 }
 
@@ -317,6 +321,7 @@ export function parseConfig(values: EnvValues, root: string): Config {
     redis: { url: v.REDIS_URL },
     scheduler: { enabled: v.SCHEDULER },
     queue: { connection: v.QUEUE_CONNECTION, prefix: v.QUEUE_PREFIX, serveWorkers: v.QUEUE_SERVE_WORKERS },
+    memory: { youngGeneration: v.YOUNG_GENERATION },
     env: (name) => present[name],
   };
 }

@@ -1,6 +1,29 @@
-import validator from 'validator';
+import { createRequire } from 'node:module';
+import type validator from 'validator';
 import type { FormatChecks } from '../../domain/validation/format-checks.js';
 import { normalizeEmail } from '../../domain/users/email.js';
+
+// One module per check rather than the package's index, which loads all of its 113 files
+// (about 1 MB of heap) with the first import of fw; the checks are the library's own. Each is a
+// CommonJS module whose `default` is the check (some also export it whole, some do not, and
+// test runners unwrap them differently), so they are required and their `default` read; the
+// index is imported for its types only.
+const load = createRequire(import.meta.url);
+function check<Check>(name: string): Check {
+  return (load(`validator/lib/${name}.js`) as { default: Check }).default;
+}
+const isAscii = check<typeof validator.isAscii>('isAscii');
+const isEmail = check<typeof validator.isEmail>('isEmail');
+const isFloat = check<typeof validator.isFloat>('isFloat');
+const isHexColor = check<typeof validator.isHexColor>('isHexColor');
+const isIP = check<typeof validator.isIP>('isIP');
+const isISO8601 = check<typeof validator.isISO8601>('isISO8601');
+const isInt = check<typeof validator.isInt>('isInt');
+const isJSON = check<typeof validator.isJSON>('isJSON');
+const isMACAddress = check<typeof validator.isMACAddress>('isMACAddress');
+const isULID = check<typeof validator.isULID>('isULID');
+const isURL = check<typeof validator.isURL>('isURL');
+const isUUID = check<typeof validator.isUUID>('isUUID');
 
 /**
  * The text rules' format checks from the `validator` package (maintained, no dependencies),
@@ -28,7 +51,7 @@ function bounded(check: (text: string) => boolean, longest = LONGEST): (text: st
 const URL_OPTIONS = { require_protocol: true, protocols: ['http', 'https', 'ftp'] };
 const JSON_OPTIONS = { allow_primitives: true };
 const ISO_OPTIONS = { strict: true, strictSeparator: true };
-const isIsoDate = bounded((text) => validator.isISO8601(text, ISO_OPTIONS), 64);
+const isIsoDate = bounded((text) => isISO8601(text, ISO_OPTIONS), 64);
 
 /**
  * `12`, `-3.5`: text `validator.isFloat` (13.15, no options) always accepts, since its pattern
@@ -74,18 +97,18 @@ export function plainDate(text: string): number | null | undefined {
 
 export const validatorFormatChecks: FormatChecks = {
   // Both the library and the domain's own rule (what registration stores) must accept it.
-  email: bounded((text) => validator.isEmail(text) && normalizeEmail(text).kind === 'valid', 254),
-  url: bounded((text) => validator.isURL(text, URL_OPTIONS)),
-  uuid: bounded((text) => validator.isUUID(text), 36),
-  ulid: bounded((text) => validator.isULID(text), 26),
-  ip: bounded((text) => validator.isIP(text), 45),
-  macAddress: bounded((text) => validator.isMACAddress(text), 23),
-  json: bounded((text) => validator.isJSON(text, JSON_OPTIONS), 1_000_000),
+  email: bounded((text) => isEmail(text) && normalizeEmail(text).kind === 'valid', 254),
+  url: bounded((text) => isURL(text, URL_OPTIONS)),
+  uuid: bounded((text) => isUUID(text), 36),
+  ulid: bounded((text) => isULID(text), 26),
+  ip: bounded((text) => isIP(text), 45),
+  macAddress: bounded((text) => isMACAddress(text), 23),
+  json: bounded((text) => isJSON(text, JSON_OPTIONS), 1_000_000),
   timezone: (text) => TIME_ZONES.has(text),
-  hexColor: bounded((text) => validator.isHexColor(text), 9),
-  ascii: (text) => text.length <= 1_000_000 && (text === '' || validator.isAscii(text)),
-  numeric: bounded((text) => (SIMPLE_NUMBER.test(text) || validator.isFloat(text)) && Number.isFinite(Number(text)), 400),
-  integer: bounded((text) => validator.isInt(text) && Number.isSafeInteger(Number(text)), 400),
+  hexColor: bounded((text) => isHexColor(text), 9),
+  ascii: (text) => text.length <= 1_000_000 && (text === '' || isAscii(text)),
+  numeric: bounded((text) => (SIMPLE_NUMBER.test(text) || isFloat(text)) && Number.isFinite(Number(text)), 400),
+  integer: bounded((text) => isInt(text) && Number.isSafeInteger(Number(text)), 400),
   date: (text) => {
     const plain = plainDate(text);
     if (plain !== undefined) return plain;

@@ -14,6 +14,9 @@ export interface StatsMessage {
   rss: number;
   /** The highest RSS so far (kB → bytes). */
   maxRss: number;
+  /** V8's heap: committed, and live (after a GC, for 'gc'). */
+  heapTotal: number;
+  heapUsed: number;
 }
 
 /** The bench's users: `bench<n>@example.com`, all with PASSWORD. */

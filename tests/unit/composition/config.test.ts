@@ -49,6 +49,7 @@ describe('parseConfig defaults', () => {
     ['MAIL_URL', (c) => c.mail.url.reveal(), 'log:'],
     ['MAIL_FROM', (c) => c.mail.from, 'fw <no-reply@localhost>'],
     ['REDIS_URL', (c) => c.redis.url.reveal(), 'redis://127.0.0.1:6379'],
+    ['YOUNG_GENERATION', (c) => c.memory.youngGeneration, 'small'],
   ])('%s defaults to %j when only APP_KEY is set', (_variable, read, expected) => {
     expect(read(c)).toEqual(expected);
   });
@@ -353,5 +354,14 @@ describe('APP_TIMEZONE and APP_CURRENCY', () => {
     ['APP_CURRENCY', 'euro', /APP_CURRENCY must be a currency code/u],
   ])('refuses %s=%j in one line', (name, value, message) => {
     expect(() => parseConfig({ APP_KEY: key, [name]: value }, '/app')).toThrow(message);
+  });
+});
+
+describe('YOUNG_GENERATION', () => {
+  it('takes grow, and refuses anything but small or grow in one line', () => {
+    expect(config({ YOUNG_GENERATION: 'grow' }).memory.youngGeneration).toBe('grow');
+    const error = configError({ YOUNG_GENERATION: 'huge' });
+    expect(error.variable).toBe('YOUNG_GENERATION');
+    expect(error.message.split('\n')).toHaveLength(1);
   });
 });

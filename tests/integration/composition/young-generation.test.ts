@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FRAMEWORK_ROOT } from '../../../composition/app.js';
+import { useTempDir } from '../../support/databases.js';
+
+/**
+ * Idle memory: loading and booting fw grows V8's young generation to its maximum (2 × 16 MB on
+ * Node 20 and 22, 2 × 64 MB on 24), a third of an idle app's RSS. fw gives it back at the first
+ * quiet moment and lets it grow to 2 × 4 MB at most, unless YOUNG_GENERATION=grow or a node flag says
+ * otherwise (composition/young-generation.ts).
+ */
+
+const FIXTURE = join(FRAMEWORK_ROOT, 'tests', 'support', 'fixtures', 'young-generation.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const MB = 1024 * 1024;
+const dir = useTempDir('fw-young-');
+
+interface Sizes {
+  booted: number;
+  quiet: number;
+  loaded: number;
+}
+
+/** The young generation's size after booting the default app, and after `seconds` without a request. */
+function youngGeneration(name: string, settings: Record<string, string>, nodeFlags: string[] = []): Promise<Sizes> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  const root = join(dir(), name);
+  mkdirSync(root, { recursive: true });
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [...nodeFlags, '--import', TSX, FIXTURE, root, '12'],
+      {
+        env: { ...env, APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`, APP_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: `sqlite:${join(dir(), `${name}.sqlite`)}`, ...settings },
+        timeout: 120_000,
+      },
+      (error, stdout, stderr) => {
+        if (error !== null) reject(new Error(`the fixture failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Sizes);
+      },
+    );
+  });
+}
+
+describe("V8's young generation", () => {
+  it('grown by the start, is given back once the app is quiet, and grows to 2 × 4 MB at most under load', async () => {
+    const sizes = await youngGeneration('small', {});
+    // The start grows it (else this test proves nothing), and a quiet moment gives it back.
+    expect(sizes.booted).toBeGreaterThan(8 * MB);
+    expect(sizes.quiet).toBeLessThanOrEqual(4 * MB);
+    expect(sizes.loaded).toBeLessThanOrEqual(8 * MB);
+  }, 150_000);
+
+  it('YOUNG_GENERATION=grow, or a semi-space flag given to node, keeps V8 its own growth', async () => {
+    const [grow, flagged] = await Promise.all([youngGeneration('grow', { YOUNG_GENERATION: 'grow' }), youngGeneration('flagged', {}, ['--semi-space-growth-factor=2'])]);
+    expect(grow.quiet).toBeGreaterThan(8 * MB);
+    expect(flagged.quiet).toBeGreaterThan(8 * MB);
+  }, 150_000);
+});
