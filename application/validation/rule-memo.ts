@@ -8,9 +8,16 @@ import type { Rule } from '../../domain/validation/rule.js';
  * after the other (a lookup allocates nothing). Only parameters a `Map` compares the way the
  * rules do are keys: text, booleans, numbers other than -0 (a `Map` takes -0 for 0), undefined;
  * a rule with any other parameter (a `Date`, a group, a list of groups) is made fresh. At most
- * `LIMIT` rules per kind, so limits computed from data cannot grow it without bound.
+ * `LIMIT` rules per kind, so limits computed from data cannot grow it without bound; and only
+ * short text and short lists are kept: an app may pass a visitor's text into a rule
+ * (`rule(ok, `${values.name} is taken`)`, `after(values.start)`), which must not stay in memory
+ * for the life of the process, nor fill the room the app's own constant rules need.
  */
 const LIMIT = 256;
+/** Longer text is a visitor's, not a constant of the app's rules: never kept. */
+const MAX_KEY_LENGTH = 128;
+/** Lists of more parameters (`oneOf(...)` of a table's rows) are made fresh. */
+const MAX_KEYS = 8;
 
 interface Node {
   rule: Rule | undefined;
@@ -21,7 +28,7 @@ type Key = string | number | boolean | undefined;
 
 function isKey(value: unknown): value is Key {
   const type = typeof value;
-  return type === 'string' || type === 'boolean' || value === undefined || (type === 'number' && !Object.is(value, -0));
+  return (type === 'string' && (value as string).length <= MAX_KEY_LENGTH) || type === 'boolean' || value === undefined || (type === 'number' && !Object.is(value, -0));
 }
 
 export class RuleMemo {
@@ -50,7 +57,7 @@ export class RuleMemo {
 
   /** Keeps `rule` for the parameters `keys` when they can be keys and there is room; returns it. */
   keep(keys: readonly unknown[], rule: Rule): Rule {
-    if (this.kept >= LIMIT || !keys.every(isKey)) return rule;
+    if (this.kept >= LIMIT || keys.length > MAX_KEYS || !keys.every(isKey)) return rule;
     let node = this.root;
     for (const key of keys) {
       node.children ??= new Map();

@@ -37,6 +37,25 @@ describe('rules kept by their parameters (a form’s rules() runs on every valid
     expect(memo.find(999)).toBeUndefined();
   });
 
+  it('keeps no rule made from long text or a long list: a visitor’s text passed into a rule is not held for the life of the process', () => {
+    const memo = new RuleMemo();
+    const visitorText = 'x'.repeat(1_000_000);
+    memo.keep([visitorText], max(3));
+    expect(memo.find(visitorText)).toBeUndefined();
+    const constant = 'y'.repeat(128);
+    memo.keep([constant], max(4));
+    expect(memo.find(constant)).toBeDefined();
+    const many = Array.from({ length: 9 }, (_, n) => `p${n}`);
+    memo.keep(many, max(5));
+    expect(memo.findList(many)).toBeUndefined();
+    const few = many.slice(0, 8);
+    memo.keep(few, max(6));
+    expect(memo.findList(few)).toBeDefined();
+    // Through a form's rules: the same long text twice gives two rules, nothing kept.
+    const made = () => new FieldRules('x', 1).startsWith(visitorText).first?.rule;
+    expect(made()).not.toBe(made());
+  });
+
   it('a fixed date is read again by other format checks', () => {
     const rule = before('2010-01-01');
     const scope = (formats: FormatChecks) => ({ field: 'd', formats, other: () => undefined });
