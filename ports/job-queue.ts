@@ -93,8 +93,10 @@ export interface JobQueue {
   enqueue(job: NewJob, now: Date): Promise<EnqueueResult>;
   /**
    * `enqueue` of each job, answered in the same order, in one round trip where the driver can
-   * (Redis: one MULTI of BullMQ's add script for the jobs without an idempotency key). Absent:
-   * the dispatcher enqueues them one by one.
+   * (Redis: one MULTI of BullMQ's add script for the jobs without an idempotency key). Not all
+   * or none across queues: when it rejects, the jobs of another queue, or of the same call
+   * before the failure, may be queued already, so a caller retrying the call should give its
+   * jobs idempotency keys. Absent: the dispatcher enqueues them one by one.
    */
   enqueueMany?(jobs: readonly NewJob[], now: Date): Promise<EnqueueResult[]>;
   /**

@@ -41,9 +41,12 @@ function lockRefused(error: unknown): boolean {
 /**
  * BullMQ's id for the job of an idempotency key. BullMQ refuses a custom id with a colon unless
  * it has exactly two (its old repeatable jobs' form), so `key:once` or `key:a:b:c` failed to
- * dispatch: colons are escaped (and `%`, to keep two keys from meeting).
+ * dispatch: colons are escaped (and `%`, to keep two keys from meeting). A key with exactly one
+ * colon (`welcome:7`, the only kind that worked before) keeps its earlier id `key:welcome:7`, so
+ * a twin queued before an upgrade is still found; the two forms cannot meet (`key:` / `key-`).
  */
-function keyJobId(key: string): string {
+export function keyJobId(key: string): string {
+  if (key.indexOf(':') !== -1 && key.indexOf(':') === key.lastIndexOf(':')) return `key:${key}`;
   return `key-${key.replaceAll('%', '%25').replaceAll(':', '%3A')}`;
 }
 
@@ -100,7 +103,7 @@ export class BullMqJobQueue implements JobQueue {
 
   /**
    * The jobs of each queue in one MULTI of BullMQ's add script (its `addBulk`: one round trip,
-   * all or none). A job with an idempotency key goes through `enqueue`, which looks for its
+   * all or none within the queue; the queues are sent side by side, so not across them). A job with an idempotency key goes through `enqueue`, which looks for its
    * twin first.
    */
   async enqueueMany(jobs: readonly NewJob[], now: Date): Promise<EnqueueResult[]> {
