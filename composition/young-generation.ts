@@ -41,6 +41,10 @@ function sizedByNodeCommand(): boolean {
   return [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((argument) => SEMI_SPACE_FLAG.test(argument));
 }
 
+function startedWithExposeGc(): boolean {
+  return [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((argument) => /--expose[-_]gc\b/u.test(argument));
+}
+
 function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
@@ -58,7 +62,8 @@ function collector(): Collect {
   try {
     return runInNewContext('gc') as Collect;
   } finally {
-    setFlagsFromString('--no-expose-gc');
+    // Left on when node was started with it (a test runner's own context may lack `gc` even so).
+    if (!startedWithExposeGc()) setFlagsFromString('--no-expose-gc');
   }
 }
 
@@ -70,8 +75,12 @@ function growthFactor(factor: 1 | 2): void {
  * Starts looking after the young generation (see above) for a booted app; answers a function
  * that stops, leaving V8's own growth in force. Nothing to do under `grow` or a node flag.
  */
+/** Apps in this process looking after it: the flags are the process's, reset when the last stops. */
+let keepers = 0;
+
 export function keepYoungGenerationSmall(choice: YoungGeneration): () => void {
   if (choice !== 'small' || sizedByNodeCommand()) return () => undefined;
+  keepers++;
   const collect = collector();
   // Held to the cap while growing again after a shrink: V8 grows only at scavenges, and the
   // observer hears each one right after it.
@@ -90,9 +99,13 @@ export function keepYoungGenerationSmall(choice: YoungGeneration): () => void {
   }, QUIET_CHECK_MS);
   // The process may end whenever it likes: this is housekeeping.
   timer.unref();
+  let stopped = false;
   return () => {
+    if (stopped) return;
+    stopped = true;
     clearInterval(timer);
     cap.disconnect();
-    growthFactor(2);
+    keepers--;
+    if (keepers === 0) growthFactor(2);
   };
 }
