@@ -19,30 +19,12 @@ import { Secret } from '../domain/shared/secret.js';
 import { BenchDatabase } from './support/bench-database.js';
 import { modelPairs } from './support/model-pairs.js';
 import type { ModelPair } from './support/model-pairs.js';
+import { frameName } from './support/cpu-profile.js';
+import type { CpuProfile } from './support/cpu-profile.js';
 
 const CALLS = Number(process.env['PROFILE_CALLS'] ?? 2000);
 const TOP = Number(process.env['PROFILE_TOP'] ?? 25);
 const SLICES = 10;
-
-interface ProfileNode {
-  id: number;
-  children?: number[];
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** A short place name: the package file, or the path under dist/. */
-function place(url: string): string {
-  if (url === '') return '(native)';
-  const modules = url.lastIndexOf('/node_modules/');
-  if (modules >= 0) return url.slice(modules + '/node_modules/'.length);
-  const project = url.indexOf('/dist/');
-  return project >= 0 ? url.slice(project + '/dist/'.length) : url;
-}
 
 /** Self time (µs) by function, summed into `into`. */
 function selfTimes(profile: CpuProfile, into: Map<string, number>): void {
@@ -60,9 +42,9 @@ function selfTimes(profile: CpuProfile, into: Map<string, number>): void {
   profile.samples.forEach((id, index) => {
     const node = byId.get(id);
     if (node === undefined || profiler(id)) return;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName } = node.callFrame;
     if (functionName === '(idle)' || functionName === '(program)') return;
-    const name = `${functionName || '(anonymous)'}  ${place(url)}${url === '' ? '' : `:${lineNumber + 1}`}`;
+    const name = frameName(node.callFrame);
     into.set(name, (into.get(name) ?? 0) + (profile.timeDeltas[index] ?? 0));
   });
 }

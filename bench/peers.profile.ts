@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PASSWORD, SERVER_KINDS, benchEmail } from './support/peers.js';
 import type { ReadyMessage, ServerKind } from './support/peers.js';
+import { frameName, place } from './support/cpu-profile.js';
+import type { CpuProfile } from './support/cpu-profile.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL(`./peers.server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 const SECONDS = Number(process.env['PROFILE_SECONDS'] ?? 5);
@@ -28,17 +30,6 @@ mkdirSync(PROFILES, { recursive: true });
 type Row = 'health' | 'missing' | 'login-page' | 'account' | 'login-post';
 const ROWS: readonly Row[] = ['health', 'missing', 'login-page', 'account'];
 const PATHS: Record<Row, string> = { health: '/health', missing: '/nope', 'login-page': '/login', account: '/account', 'login-post': '/login' };
-
-interface ProfileNode {
-  id: number;
-  children?: number[];
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 function cookieHeader(response: Response): string {
   return response.headers
@@ -71,15 +62,6 @@ async function signIn(url: string): Promise<string> {
   return [...jar.values()].join('; ');
 }
 
-/** A short place name: the package, or the path under the project. */
-function place(url: string): string {
-  if (url === '') return '(native)';
-  const modules = url.lastIndexOf('/node_modules/');
-  if (modules >= 0) return url.slice(modules + '/node_modules/'.length);
-  const project = url.indexOf('/dist/');
-  return project >= 0 ? url.slice(project + '/dist/'.length) : url.replace(/^file:\/\//u, '').replace(/^node:/u, 'node:');
-}
-
 function summarise(file: string): void {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -104,7 +86,7 @@ function summarise(file: string): void {
     if (node === undefined || profiler.has(id)) return;
     total += delta;
     const where = place(node.callFrame.url);
-    const name = `${node.callFrame.functionName || '(anonymous)'}  ${where}${node.callFrame.url === '' ? '' : `:${node.callFrame.lineNumber + 1}`}`;
+    const name = frameName(node.callFrame);
     selfByFunction.set(name, (selfByFunction.get(name) ?? 0) + delta);
     const pkg = where.startsWith('@') ? where.split('/').slice(0, 2).join('/') : (where.split('/')[0] ?? where);
     const group = node.callFrame.url.includes('/node_modules/') ? pkg : where.startsWith('(') || where.startsWith('node:') ? where : where.split('/').slice(0, 3).join('/');
