@@ -86,3 +86,14 @@ export async function runTwoServers(start: (name: string) => Promise<ServerProce
     expect(codes).toEqual(servers.map(() => 0));
   }
 }
+
+/**
+ * The environment of a child process serving the default app as in production: only the
+ * system's variables (the app's settings are the test's), a fixed APP_KEY, JSON logs at error,
+ * a SQLite file, then `settings`.
+ */
+export function productionLikeEnvironment(databaseFile: string, settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) if (process.env[key] !== undefined) env[key] = process.env[key];
+  return { ...env, APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`, APP_ENV: 'production', APP_DEBUG: 'false', LOG_LEVEL: 'error', DATABASE_URL: `sqlite:${databaseFile}`, ...settings };
+}

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FRAMEWORK_ROOT } from '../../../composition/app.js';
 import { useTempDir } from '../../support/databases.js';
+import { productionLikeEnvironment } from '../../support/server-process.js';
 
 /**
  * Idle memory: an adapter's SDK is loaded only when a setting chooses that adapter. The default
@@ -22,9 +23,6 @@ const UNCHOSEN = ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', '@aws-sdk/s3-req
 
 /** The packages a process serving the default app loaded, with `settings` added to a production-like environment. */
 function loadedPackages(name: string, settings: Record<string, string>): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {};
-  // Only the system's variables: the app's settings are the test's.
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) if (process.env[key] !== undefined) env[key] = process.env[key];
   const root = join(dir(), name);
   mkdirSync(root, { recursive: true });
   return new Promise((resolve, reject) => {
@@ -32,7 +30,7 @@ function loadedPackages(name: string, settings: Record<string, string>): Promise
       process.execPath,
       ['--import', TSX, FIXTURE, root],
       {
-        env: { ...env, APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`, APP_ENV: 'production', APP_DEBUG: 'false', LOG_LEVEL: 'error', DATABASE_URL: `sqlite:${join(dir(), `${name}.sqlite`)}`, ...settings },
+        env: productionLikeEnvironment(join(dir(), `${name}.sqlite`), settings),
         timeout: 120_000,
       },
       (error, stdout, stderr) => {

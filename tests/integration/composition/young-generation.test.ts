@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FRAMEWORK_ROOT } from '../../../composition/app.js';
 import { useTempDir } from '../../support/databases.js';
+import { productionLikeEnvironment } from '../../support/server-process.js';
 
 /**
  * Idle memory: loading and booting fw grows V8's young generation to its maximum (2 × 16 MB on
@@ -27,8 +28,6 @@ interface Sizes {
 
 /** The young generation's size after booting the default app, and after `seconds` without a request. */
 function youngGeneration(name: string, settings: Record<string, string>, nodeFlags: string[] = []): Promise<Sizes> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'SystemRoot']) if (process.env[key] !== undefined) env[key] = process.env[key];
   const root = join(dir(), name);
   mkdirSync(root, { recursive: true });
   return new Promise((resolve, reject) => {
@@ -36,7 +35,7 @@ function youngGeneration(name: string, settings: Record<string, string>, nodeFla
       process.execPath,
       [...nodeFlags, '--import', TSX, FIXTURE, root, '12'],
       {
-        env: { ...env, APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}`, APP_ENV: 'production', LOG_LEVEL: 'error', DATABASE_URL: `sqlite:${join(dir(), `${name}.sqlite`)}`, ...settings },
+        env: productionLikeEnvironment(join(dir(), `${name}.sqlite`), settings),
         timeout: 120_000,
       },
       (error, stdout, stderr) => {
