@@ -71,14 +71,19 @@ function isKeywords(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { __keywords?: unknown }).__keywords === true;
 }
 
-/** Renders a page, again while its `can()`s asked questions the policy has not answered yet. */
-export async function renderAnsweringAbilities(renderer: ViewRenderer, template: string, context: Record<string | symbol, unknown>, options: RenderOptions): Promise<string> {
+/**
+ * Renders a page, again while its `can()`s asked questions the policy has not answered yet.
+ * `variables` makes the variables of one render: each round renders with new ones, so what a
+ * round's template set is not seen by the next.
+ */
+export async function renderAnsweringAbilities(renderer: ViewRenderer, template: string, variables: () => Record<string | symbol, unknown>, options: RenderOptions): Promise<string> {
+  const context = variables();
   const abilities = context[TEMPLATE_ABILITIES];
   let html = await renderer.render(template, context, options);
   if (!(abilities instanceof TemplateAbilities)) return html;
   for (let round = 1; round < MAX_ROUNDS && abilities.hasPending(); round++) {
     await abilities.answerPending();
-    html = await renderer.render(template, context, options);
+    html = await renderer.render(template, variables(), options);
   }
   return html;
 }

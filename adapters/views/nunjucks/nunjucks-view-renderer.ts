@@ -11,6 +11,7 @@ import nunjucks from 'nunjucks';
 import type { Environment, ILoader } from 'nunjucks';
 import { ViewError } from '../../../ports/view-renderer.js';
 import type { RenderOptions, ViewRenderer } from '../../../ports/view-renderer.js';
+import { adoptRenderVariables, renderAdopting } from './adopted-context.js';
 import { CACHE_LIBRARIES, cacheLibraryImports } from './cached-imports.js';
 import { forgivingFlash } from './forgiving-flash.js';
 import { speedUpEscape } from './fast-escape.js';
@@ -39,6 +40,7 @@ export interface NunjucksViewRendererOptions {
 speedUpFrameSet();
 speedUpEscape();
 cacheLibraryImports();
+adoptRenderVariables();
 
 export class NunjucksViewRenderer implements ViewRenderer {
   /** The nunjucks environment, for the composition root's own additions. */
@@ -82,19 +84,25 @@ export class NunjucksViewRenderer implements ViewRenderer {
     }
     // stack()/push()/prepend()/once() live for one render; stacks are filled in once it is done.
     const stacks = new PageStacks();
-    // One clone of the caller's object first (V8 copies its layout whole), then named stores:
-    // spreading it after other keys copied it key by key into a dictionary-mode object,
-    // ~5 % of a small page's CPU time.
-    const variables: Record<string, unknown> = { ...context };
+    // The render's variables: the caller's object when it was made for this render (`fresh`,
+    // the views stage's pages), else one copy of it, so a template's `{% set %}` never lands in
+    // an object the caller reads again. nunjucks' Context keeps them as they are rather than
+    // copying them once more (adopted-context.ts). A copy is a spread (V8 copies its layout
+    // whole; spreading it after other keys copied it key by key into a dictionary-mode object,
+    // ~5 % of a small page's CPU time), but adding the names below to a copy costs ~2 µs each
+    // (a copy's layout is its own): pages avoid it with `fresh`.
+    const variables: Record<string, unknown> = options.fresh === true ? context : { ...context };
     stacks.install(variables);
     variables['flash'] = forgivingFlash(context['flash']);
     if (options.block !== undefined) variables[FRAGMENT_KEY] = fragmentRequest(options.block);
     return new Promise((resolve, reject) => {
       try {
-        this.env.render(template, variables, (error, output) => {
-          if (error) reject(toViewError(error, template));
-          else resolve(stacks.fill(output ?? ''));
-        });
+        renderAdopting(variables, () =>
+          this.env.render(template, variables, (error, output) => {
+            if (error) reject(toViewError(error, template));
+            else resolve(stacks.fill(output ?? ''));
+          }),
+        );
       } catch (error) {
         // A syntax error in the requested template surfaces while loading, before any callback.
         reject(toViewError(error, template));
