@@ -318,6 +318,12 @@ describe("a render's variables", () => {
     expect(context).toEqual({ shade: 'page' });
   });
 
+  it('hold a `__proto__` key of the caller (data parsed from JSON) as a value, not as their prototype', async () => {
+    const renderer = rendererFor({ 'p.html': '{{ polluted | default("no") }}|{{ shade }}' });
+    const context = JSON.parse('{"__proto__": {"polluted": "yes"}, "shade": "page"}') as Record<string, unknown>;
+    expect(await renderer.render('p.html', context)).toBe('no|page');
+  });
+
   it('are the caller\'s object itself when it was made for that render (`fresh`), still without what an include sets', async () => {
     const renderer = rendererFor(FILES);
     const context: Record<string, unknown> = { shade: 'page' };
