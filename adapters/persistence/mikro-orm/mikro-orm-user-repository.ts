@@ -79,9 +79,8 @@ export class MikroOrmUserRepository implements UserRepository {
    * about sixteen times that and even `execute` + `em.map` four times (bench/user-lookup.bench.ts),
    * which was most of the cost of a signed-in page.
    */
-  private async findOneWhere(column: 'id' | 'email', value: number | string): Promise<User | null> {
-    const row = await this.raw.first<UserRow>(USER_BY[column], [value]);
-    return row === undefined ? null : userFromRow(row);
+  private findOneWhere(column: 'id' | 'email', value: number | string): Promise<User | null> {
+    return this.raw.first<UserRow>(USER_BY[column], [value]).then((row) => (row === undefined ? null : userFromRow(row)));
   }
 }
 

@@ -52,6 +52,8 @@ export class RawSql {
    * the pool has lent it to nobody. Null until a session borrowed it, and for PostgreSQL.
    */
   private sqliteConnection: BetterSqliteConnection | null = null;
+  /** The knex client that lent it, whose pool `first` asks (the ORM's getters cost more than the statement). */
+  private sqliteClient: KnexClient | null = null;
 
   async session<T>(work: (sql: SqlSession) => Promise<T>): Promise<T> {
     const client = this.knexClient();
@@ -60,6 +62,7 @@ export class RawSql {
       let session: SqlSession;
       if (this.engine === 'sqlite') {
         this.sqliteConnection = connection as BetterSqliteConnection;
+        this.sqliteClient = client;
         session = sqliteSession(this.sqliteConnection);
       } else {
         session = pgSession(connection as PgConnection);
@@ -86,7 +89,9 @@ export class RawSql {
     try {
       const statement = prepared(idle, sql);
       if (!statement.reader) throw new TypeError(`RawSql.first runs reads only: ${sql}`);
-      return Promise.resolve(statement.get(...sqliteValues(params)) as Row | undefined);
+      // One value (a lookup by key) is bound without building an array.
+      const row = params.length === 1 ? statement.get(sqliteValue(params[0] ?? null)) : statement.get(...sqliteValues(params));
+      return Promise.resolve(row as Row | undefined);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     } finally {
@@ -98,7 +103,7 @@ export class RawSql {
   private idleSqliteConnection(): BetterSqliteConnection | null {
     const connection = this.sqliteConnection;
     if (connection === null || !connection.open || connection.inTransaction) return null;
-    const pool = this.knexClient().pool;
+    const pool = this.sqliteClient?.pool;
     if (pool === undefined || pool.numUsed() !== 0 || pool.numPendingAcquires() !== 0 || pool.numPendingCreates() !== 0) return null;
     return connection;
   }
@@ -149,8 +154,12 @@ function sqliteSession(connection: BetterSqliteConnection): SqlSession {
 }
 
 /** better-sqlite3 binds neither Dates nor booleans; the ORM stores both as numbers too. */
+function sqliteValue(param: Param): string | number | null {
+  return param instanceof Date ? param.getTime() : typeof param === 'boolean' ? Number(param) : param;
+}
+
 function sqliteValues(params: readonly Param[]): readonly (string | number | null)[] {
-  return params.map((param) => (param instanceof Date ? param.getTime() : typeof param === 'boolean' ? Number(param) : param));
+  return params.map(sqliteValue);
 }
 
 function pgSession(connection: PgConnection): SqlSession {
