@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Engine } from '../../../domain/migrations/migration-files.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 import type { SqliteDatabaseHandle as BetterSqliteConnection } from './sqlite-binding.js';
 
 type Param = string | number | boolean | null | Date;
@@ -88,7 +89,7 @@ export class RawSql {
     const started = this.observer === null ? 0 : performance.now();
     try {
       const statement = prepared(idle, sql);
-      if (!statement.reader) throw new TypeError(`RawSql.first runs reads only: ${sql}`);
+      if (!statement.reader) throw new MisuseError('data.reads-only', `RawSql.first runs reads only: ${sql}`);
       // One value (a lookup by key) is bound without building an array.
       const row = params.length === 1 ? statement.get(sqliteValue(params[0] ?? null)) : statement.get(...sqliteValues(params));
       return Promise.resolve(row as Row | undefined);
