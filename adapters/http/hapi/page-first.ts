@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
+import { gzip } from 'node:zlib';
 import type { Server } from '@hapi/hapi';
 import { canonicalHost, hostAllowed } from '../../../domain/http/trusted-hosts.js';
 import type { TrustedHosts } from '../../../domain/http/trusted-hosts.js';
@@ -64,14 +65,15 @@ export interface PagesFirstOptions {
  * not do. The kernel runs as it does under hapi (stage 1's nonce and request id, the same
  * `KernelRequest`, `toWire`), and the common answer, a 200 page or JSON whose headers hapi would
  * only complete, is written here with the headers hapi would send (security headers, `no-cache`,
- * `Accept-Ranges`, `Vary: accept-encoding` from 1 KB) and its access-log line.
+ * `Accept-Ranges`, `Vary: accept-encoding` and gzip from 1 KB) and its access-log line.
  *
  * Anything else goes through hapi exactly as before: requests with a body, a query hapi would
  * have to normalise, a Range or a conditional header, another route of hapi's (public files,
  * `/health`, storage, the framework's own), an untrusted or invalid Host, a stopping server.
- * Answers that need hapi's writing (another status, a file or a stream, a page to compress)
- * and errors are handed to hapi with the kernel's result already made (`handedOver`): hapi
- * then writes them, with the same state (nonce, request id) the page was rendered with.
+ * Answers that need hapi's writing (another status, a file or a stream, a page to compress
+ * for a weighted Accept-Encoding or deflate) and errors are handed to hapi with the kernel's
+ * result already made (`handedOver`): hapi then writes them, with the same state (nonce,
+ * request id) the page was rendered with.
  */
 export function answerPagesFirst(server: Server, options: PagesFirstOptions): void {
   const listener = server.listener;
@@ -142,9 +144,23 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
             handOver({ kind: 'wire', wire });
             return;
           }
-          response.writeHead(200, written.headers);
-          response.end(written.body);
-          logAccess(state, 'GET', path, 200);
+          if (!written.gzip) {
+            response.writeHead(200, written.headers);
+            response.end(written.body);
+            logAccess(state, 'GET', path, 200);
+            return;
+          }
+          // On libuv's threads, as hapi's compression stream does.
+          gzip(written.body, (error, compressed) => {
+            if (error !== null) {
+              handOver({ kind: 'error', error });
+              return;
+            }
+            written.headers['content-length'] = String(compressed.length);
+            response.writeHead(200, written.headers);
+            response.end(compressed);
+            logAccess(state, 'GET', path, 200);
+          });
         },
         (error: unknown) => handOver({ kind: 'error', error }),
       )
@@ -161,7 +177,7 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
  * non-empty page or JSON, nothing hapi would add a header for but its defaults, and a body
  * hapi would not compress for this client. Null: hapi writes it.
  */
-function writtenHere(wire: WireResponse, request: IncomingMessage, state: RequestState, https: boolean): { headers: Record<string, string | string[]>; body: string } | null {
+function writtenHere(wire: WireResponse, request: IncomingMessage, state: RequestState, https: boolean): { headers: Record<string, string | string[]>; body: string; gzip: boolean } | null {
   if (wire.status !== 200 || wire.body.kind !== 'text' || wire.body.text === '') return null;
   const type = wire.headers.get('content-type');
   if (type === undefined || !WRITTEN_TYPES.test(type)) return null;
@@ -169,8 +185,8 @@ function writtenHere(wire: WireResponse, request: IncomingMessage, state: Reques
   const body = wire.body.text;
   const length = Buffer.byteLength(body);
   const compressible = length >= COMPRESSION_MIN_BYTES;
-  // A client that takes gzip or deflate gets hapi's compression.
-  if (compressible && (request.headers['accept-encoding'] ?? '') !== '') return null;
+  const encoding = compressible ? contentEncoding(request.headers['accept-encoding']) : 'identity';
+  if (encoding === null) return null;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of wire.headers) headers[name] = value;
   if (compressible) {
@@ -182,7 +198,25 @@ function writtenHere(wire: WireResponse, request: IncomingMessage, state: Reques
   const front = frontHeaders(state, https, 200);
   for (const name in front) headers[name] = front[name] as string;
   headers['cache-control'] ??= 'no-cache';
+  if (encoding === 'gzip') {
+    // hapi's headers for a compressed answer: no ranges of it; its length once compressed.
+    headers['content-encoding'] = 'gzip';
+    return { headers, body, gzip: true };
+  }
   headers['content-length'] = String(length);
   headers['accept-ranges'] = 'bytes';
-  return { headers, body };
+  return { headers, body, gzip: false };
+}
+
+/**
+ * hapi's choice among identity, gzip and deflate for the usual headers (`gzip, deflate, br`
+ * and the like, without weights): gzip when named, identity when neither gzip nor deflate is.
+ * Null for weights, `*` or deflate alone: hapi negotiates those itself.
+ */
+function contentEncoding(header: string | undefined): 'identity' | 'gzip' | null {
+  if (header === undefined || header.trim() === '') return 'identity';
+  if (header.includes(';') || header.includes('*')) return null;
+  const names = header.toLowerCase().split(',').map((name) => name.trim());
+  if (names.includes('gzip') || names.includes('x-gzip')) return 'gzip';
+  return names.includes('deflate') ? null : 'identity';
 }

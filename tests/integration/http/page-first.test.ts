@@ -6,7 +6,7 @@
  * defaults, the access-log line, and an answer in flight that a stop lets finish.
  */
 import { request as httpRequest } from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Routes, View, json } from '../../../composition/index.js';
 import { createDefaultApp } from '../../../composition/default-app.js';
@@ -92,13 +92,27 @@ describe('page GETs answered before hapi', () => {
     expect(small.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/u);
   });
 
-  it('leaves compression to hapi, with the nonce and request id the page was made with', async () => {
-    const page = await get(`${server.url}/page`, { 'accept-encoding': 'gzip' });
+  // gzip as a browser asks for it is done before hapi; weighted choices and deflate by hapi,
+  // with the nonce and request id the page was made with.
+  it.each([
+    ['gzip, deflate, br', 'gzip'],
+    ['gzip;q=0.5, deflate', 'deflate'],
+    ['deflate', 'deflate'],
+  ])('compresses a page for Accept-Encoding: %s with %s', async (accept, encoding) => {
+    const page = await get(`${server.url}/page`, { 'accept-encoding': accept });
     expect(page.status).toBe(200);
-    expect(page.headers['content-encoding']).toBe('gzip');
-    const body = gunzipSync(page.body).toString();
+    expect(page.headers['content-encoding']).toBe(encoding);
+    expect(String(page.headers['vary'])).toMatch(/accept-encoding/u);
+    expect(page.headers['accept-ranges']).toBeUndefined();
+    const body = (encoding === 'gzip' ? gunzipSync(page.body) : inflateSync(page.body)).toString();
     expect(body).toContain(`nonce="${nonceOf(page)}"`);
     expect(app.logs.filter((line) => line.message === 'request' && line.fields['requestId'] === page.headers['x-request-id'])).toHaveLength(1);
+  });
+
+  it('sends a page as it is to a client that takes no gzip or deflate', async () => {
+    const page = await get(`${server.url}/page`, { 'accept-encoding': 'br' });
+    expect(page.headers['content-encoding']).toBeUndefined();
+    expect(page.body.toString()).toContain(`nonce="${nonceOf(page)}"`);
   });
 
   it('lets an answer in flight finish when the server stops', async () => {
