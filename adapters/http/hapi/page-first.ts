@@ -11,7 +11,7 @@ import type { FrontOptions } from '../kernel/front.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
 import type { Sealer } from '../kernel/sealer.js';
-import { toWire } from '../kernel/wire.js';
+import { toWire, toWireNow } from '../kernel/wire.js';
 import type { WireResponse } from '../kernel/wire.js';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -136,7 +136,7 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
     };
     kernel
       .dispatch(kernelRequest, () => new Promise((resolve) => response.once('close', () => resolve())))
-      .then((reply) => toWire(reply, wireOptions))
+      .then((reply) => toWireNow(reply, wireOptions) ?? toWire(reply, wireOptions))
       .then(
         (wire) => {
           const written = writtenHere(wire, request, state, kernel.https);

@@ -4,7 +4,7 @@ import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type {} from '@hapi/inert';
 import type { Reply } from '../kernel/replies.js';
 import type { Sealer } from '../kernel/sealer.js';
-import { toWire } from '../kernel/wire.js';
+import { toWire, toWireNow } from '../kernel/wire.js';
 import type { WireBody, WireResponse } from '../kernel/wire.js';
 
 export interface SendOptions {
@@ -15,7 +15,8 @@ export interface SendOptions {
 
 /** Writes a finished reply (made HTTP by the kernel's `toWire`) as hapi's response. */
 export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendOptions): Promise<ResponseObject> {
-  return sendWire(h, await toWire(reply, { ...options, now: Date.now }));
+  const wireOptions = { ...options, now: Date.now };
+  return sendWire(h, toWireNow(reply, wireOptions) ?? (await toWire(reply, wireOptions)));
 }
 
 /** Writes a reply the kernel already made HTTP (`toWire`) as hapi's response. */
