@@ -134,6 +134,21 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
       handed.set(request, { state, outcome });
       hapi(request, response);
     };
+    // Writing failed (a header Node refuses): hapi's 500 page, as when hapi writes it.
+    const failed = (error: unknown): void => {
+      if (response.headersSent) response.destroy(error instanceof Error ? error : new Error(String(error)));
+      else handOver({ kind: 'error', error });
+    };
+    const send = (headers: Record<string, string | string[]>, body: string | Buffer): void => {
+      try {
+        response.writeHead(200, headers);
+        response.end(body);
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      logAccess(state, 'GET', path, 200);
+    };
     kernel
       .dispatch(kernelRequest, () => new Promise((resolve) => response.once('close', () => resolve())))
       .then((reply) => toWireNow(reply, wireOptions) ?? toWire(reply, wireOptions))
@@ -145,9 +160,7 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
             return;
           }
           if (!written.gzip) {
-            response.writeHead(200, written.headers);
-            response.end(written.body);
-            logAccess(state, 'GET', path, 200);
+            send(written.headers, written.body);
             return;
           }
           // On libuv's threads, as hapi's compression stream does.
@@ -157,18 +170,12 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
               return;
             }
             written.headers['content-length'] = String(compressed.length);
-            response.writeHead(200, written.headers);
-            response.end(compressed);
-            logAccess(state, 'GET', path, 200);
+            send(written.headers, compressed);
           });
         },
         (error: unknown) => handOver({ kind: 'error', error }),
       )
-      .catch((error: unknown) => {
-        // Writing failed (a header Node refuses): hapi's 500 page, as when hapi writes it.
-        if (response.headersSent) response.destroy(error instanceof Error ? error : new Error(String(error)));
-        else handOver({ kind: 'error', error });
-      });
+      .catch(failed);
   });
 }
 
