@@ -781,6 +781,51 @@ for (const engine of useEngines()) {
         expect(await db.query(Post).whereSearch('garden').count()).toBeGreaterThan(0);
       });
 
+      it('a newest-first page of a search is the same rows whichever plan its count picks', async () => {
+        for (let batch = 0; batch < 4; batch++) {
+          clock.advance(1000);
+          // One statement per batch: its rows share created_at, so ties go to id. `garden` is in every second row, `zebra` in 3 of 120.
+          await db.query(Post).insertMany(Array.from({ length: 30 }, (_, n) => ({ title: n % 2 === 0 ? 'garden chair' : 'lamp', body: batch < 3 && n === 7 ? 'zebra river' : 'river', team_id: n % 3 })));
+        }
+        const ids = (rows: readonly RowOf<typeof Post>[]): number[] => rows.map((post) => post.id);
+        for (const q of ['garden', 'zebra', 'riv', 'gard river', 'nothing']) {
+          const newest = await db.query(Post).whereSearch(q).latest().pluck('id');
+          const byKey = await db.query(Post).whereSearch(q).orderByDesc('id').pluck('id');
+          const team = await db.query(Post).whereSearch(q).where('team_id', 1).latest().pluck('id');
+          for (const [perPage, page] of [[20, 1], [7, 3], [5, 6], [50, 2]] as const) {
+            const at: number = perPage * (page - 1);
+            const latestPage = await db.query(Post).whereSearch(q).latest().paginate(perPage, page);
+            expect([latestPage.total, ...ids(latestPage.items)], `${q} latest ${perPage}/${page}`).toEqual([newest.length, ...newest.slice(at, at + perPage)]);
+            expect(ids((await db.query(Post).whereSearch(q).orderByDesc('id').paginate(perPage, page)).items), `${q} by id`).toEqual(byKey.slice(at, at + perPage));
+            expect(ids((await db.query(Post).whereSearch(q).where('team_id', 1).latest().paginate(perPage, page)).items), `${q} team`).toEqual(team.slice(at, at + perPage));
+          }
+        }
+        if (engine.name !== 'sqlite') return;
+        // Which plan: a common word walks the order's index (`+"id"` stops SQLite driving by the word's row list), a rare one does not.
+        const walks = async (on: Db, query: (db: Db) => Promise<unknown>): Promise<boolean> => {
+          const connection = database().orm.em.getConnection();
+          const spy = vi.spyOn(connection, 'execute');
+          try {
+            await query(on);
+            return spy.mock.calls.some(([sql]) => String(sql).includes('+"id" in (select rowid'));
+          } finally {
+            spy.mockRestore();
+          }
+        };
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().paginate(20))).toBe(true);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('zebra').latest().paginate(20))).toBe(false);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().limit(20).get())).toBe(false);
+        // Without an index on created_at the walk would be a table scan: only the key order, which the table is, still walks.
+        await db.sql('drop index posts_search_latest').fetchAs();
+        try {
+          const unindexed = Db.connect(database(), { box: box(7), clock });
+          expect(await walks(unindexed, (on) => on.query(Post).whereSearch('garden').latest().paginate(20))).toBe(false);
+          expect(await walks(unindexed, (on) => on.query(Post).whereSearch('garden').orderByDesc('id').paginate(20))).toBe(true);
+        } finally {
+          await db.sql('create index posts_search_latest on posts (created_at, id)').fetchAs();
+        }
+      });
+
       it('ranks by at most four words of two letters or more, so long visitor text costs a bounded query', async () => {
         await db.query(Post).create({ title: 'Garden tools', body: 'Running a small garden' });
         const reads = (text: string): number => {

@@ -359,8 +359,36 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     const current = clampPage(page);
     const total = await this.count();
     const numbers = pageNumbers(total, size, current);
-    const items = numbers.from === null ? [] : await this.clone().limit(size).offset(numbers.offset).get();
+    const items = numbers.from === null ? [] : await (await this.newestFirstBySearchCount(total)).limit(size).offset(numbers.offset).get();
     return { items, total, perPage: size, currentPage: current, lastPage: numbers.lastPage, from: numbers.from, to: numbers.to, hasMorePages: current < numbers.lastPage };
+  }
+
+  /**
+   * SQLite: a copy of this query for a newest-first page of a search, written for the plan its
+   * count calls for. SQLite drives `"id" in (select rowid … match …)` by the search's rowid list
+   * and sorts every match (a quarter of 100 000 rows: 30–40 ms), unless the term reads `+"id"`:
+   * then it walks the `latest()` order's index (or the key, for a model without timestamps) and
+   * probes the list, stopping after the page (the same page: 3–7 ms). The walk passes about
+   * table ÷ matches rows per row of the page, and at worst the whole index (~0.07 µs a row
+   * against ~1.6 µs a match sorted), so it is taken when at least 1 row in 32 matches, counted
+   * against the largest key (cheap; over-counting deletions only keeps the other plan), and only
+   * when such an index exists: without one the walk would be a table scan.
+   */
+  private async newestFirstBySearchCount(matches: number): Promise<ModelQuery<M>> {
+    const page = this.clone();
+    if (this.session.engine !== 'sqlite' || this.searchFilters.size === 0 || this.groups.length > 0 || this.havings.length > 0 || matches === 0) return page;
+    const [first, second, ...rest] = this.orders;
+    const newestFirst = (order: Order | undefined, column: string): boolean => order !== undefined && 'column' in order && order.column === column && order.direction === 'desc';
+    const byKey = newestFirst(first, 'id') && second === undefined;
+    const byLatest = this.model.timestamps && newestFirst(first, 'created_at') && newestFirst(second, 'id') && rest.length === 0;
+    if (!byKey && !(byLatest && (await this.session.latestIndexed(this.model)))) return page;
+    const [row] = await this.session.builder(this.model).select(raw('max("id") as "most"')).execute<Dictionary[]>('all', false);
+    if (matches * 32 < Number(row?.['most'] ?? 0)) return page;
+    for (const condition of this.searchFilters.values()) {
+      const at = page.conditions.indexOf(condition);
+      if (at >= 0) page.conditions.splice(at, 1, { kind: 'raw', sql: `+${condition.sql}`, params: condition.params });
+    }
+    return page;
   }
 
   /** Page `page` without counting: one extra row says whether another page follows. */
