@@ -25,6 +25,8 @@ type Trashed = 'without' | 'with' | 'only';
 type RawCondition = Extract<Condition, { kind: 'raw' }>;
 
 const NO_FILTERS: readonly Dictionary[] = [];
+/** A newest-first search page walks the order's index when at least 1 row in this many matches (`newestFirstBySearchCount`). */
+const WALK_WHEN_ONE_ROW_IN = 32;
 
 /**
  * A query over one model: the spec's query-builder table. Build it with `db.query(Model)`,
@@ -383,7 +385,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
     const byLatest = this.model.timestamps && newestFirst(first, 'created_at') && newestFirst(second, 'id') && rest.length === 0;
     if (!byKey && !(byLatest && (await this.session.latestIndexed(this.model)))) return page;
     const [row] = await this.session.builder(this.model).select(raw('max("id") as "most"')).execute<Dictionary[]>('all', false);
-    if (matches * 32 < Number(row?.['most'] ?? 0)) return page;
+    if (matches * WALK_WHEN_ONE_ROW_IN < Number(row?.['most'] ?? 0)) return page;
     for (const condition of this.searchFilters.values()) {
       const at = page.conditions.indexOf(condition);
       if (at >= 0) page.conditions.splice(at, 1, { kind: 'raw', sql: `+${condition.sql}`, params: condition.params });
