@@ -798,6 +798,8 @@ for (const engine of useEngines()) {
             expect([latestPage.total, ...ids(latestPage.items)], `${q} latest ${perPage}/${page}`).toEqual([newest.length, ...newest.slice(at, at + perPage)]);
             expect(ids((await db.query(Post).whereSearch(q).orderByDesc('id').paginate(perPage, page)).items), `${q} by id`).toEqual(byKey.slice(at, at + perPage));
             expect(ids((await db.query(Post).whereSearch(q).where('team_id', 1).latest().paginate(perPage, page)).items), `${q} team`).toEqual(team.slice(at, at + perPage));
+            expect(ids((await db.query(Post).whereSearch(q).latest().simplePaginate(perPage, page)).items), `${q} simple`).toEqual(newest.slice(at, at + perPage));
+            expect(await db.query(Post).whereSearch(q).orderByDesc('id').offset(at).limit(perPage).pluck('id'), `${q} pluck`).toEqual(byKey.slice(at, at + perPage));
           }
         }
         if (engine.name !== 'sqlite') return;
@@ -814,7 +816,11 @@ for (const engine of useEngines()) {
         };
         expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().paginate(20))).toBe(true);
         expect(await walks(db, (on) => on.query(Post).whereSearch('zebra').latest().paginate(20))).toBe(false);
-        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().limit(20).get())).toBe(false);
+        // Reads with a limit and no count have FTS5 count the matches up to the threshold, when the search is the only condition.
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().limit(20).get())).toBe(true);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('zebra').latest().limit(20).get())).toBe(false);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').where('team_id', 1).latest().limit(20).get())).toBe(false);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().get())).toBe(false);
         // Without an index on created_at the walk would be a table scan: only the key order, which the table is, still walks.
         await db.sql('drop index posts_search_latest').fetchAs();
         try {

@@ -50,6 +50,8 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private searchedFor = new Set<string>();
   /** Each `whereSearch` condition by its words, so a ranked read can narrow it (`relevanceTiers`) and a SQLite count can ask FTS5 alone. */
   private searchFilters = new Map<string, RawCondition>();
+  /** Set on a copy whose plan `newestFirstBySearchCount` chose, so reading it does not choose again. */
+  private planChosen = false;
 
   constructor(
     private readonly session: ModelSession,
@@ -241,7 +243,10 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
   private readRanked<T>(read: (query: ModelQuery<M>) => Promise<T[]>): Promise<T[]> {
     const [first] = this.orders;
     // No extra promise for the reads that are not ranked (a by-id lookup is the commonest query).
-    if (first === undefined || !('relevance' in first) || first.relevance === undefined) return read(this);
+    if (first === undefined || !('relevance' in first) || first.relevance === undefined) {
+      // A newest-first search read with a limit (`simplePaginate`, `first`, `limit(n).get()`) chooses its plan as `paginate` does.
+      return this.limitCount !== null && this.mayWalkNewestFirst() ? this.newestFirstBySearchCount(null).then(read) : read(this);
+    }
     const tiers = this.relevanceTiers();
     // Ranked first, the full statement reads every match whatever its limit.
     return tiers.length === 0 ? read(this.readingEveryMatch()) : this.readTiers(tiers, read);
@@ -376,21 +381,32 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
    * against the largest key (cheap; over-counting deletions only keeps the other plan), and only
    * when such an index exists: without one the walk would be a table scan.
    */
-  private async newestFirstBySearchCount(matches: number): Promise<ModelQuery<M>> {
+  private async newestFirstBySearchCount(matches: number | null): Promise<ModelQuery<M>> {
     const page = this.clone();
-    if (this.session.engine !== 'sqlite' || this.searchFilters.size === 0 || this.groups.length > 0 || this.havings.length > 0 || matches === 0) return page;
-    const [first, second, ...rest] = this.orders;
-    const newestFirst = (order: Order | undefined, column: string): boolean => order !== undefined && 'column' in order && order.column === column && order.direction === 'desc';
-    const byKey = newestFirst(first, 'id') && second === undefined;
-    const byLatest = this.model.timestamps && newestFirst(first, 'created_at') && newestFirst(second, 'id') && rest.length === 0;
-    if (!byKey && !(byLatest && (await this.session.latestIndexed(this.model)))) return page;
+    page.planChosen = true;
+    if (!this.mayWalkNewestFirst() || matches === 0 || (matches === null && !this.searchOnly())) return page;
+    const [first, second] = this.orders;
+    const byKey = first !== undefined && 'column' in first && first.column === 'id' && second === undefined;
+    if (!byKey && !(await this.session.latestIndexed(this.model))) return page;
     const [row] = await this.session.builder(this.model).select(raw('max("id") as "most"')).execute<Dictionary[]>('all', false);
-    if (matches * WALK_WHEN_ONE_ROW_IN < Number(row?.['most'] ?? 0)) return page;
+    const enough = Math.ceil(Number(row?.['most'] ?? 0) / WALK_WHEN_ONE_ROW_IN);
+    // Without a count (a read with a limit), FTS5 counts the matches up to that many, when the search is the only condition.
+    const known = matches ?? (await this.searchOnlyCount(enough));
+    if (known === null || known < enough) return page;
     for (const condition of this.searchFilters.values()) {
       const at = page.conditions.indexOf(condition);
       if (at >= 0) page.conditions.splice(at, 1, { kind: 'raw', sql: `+${condition.sql}`, params: condition.params });
     }
     return page;
+  }
+
+  /** SQLite: whether this query is a search ordered newest first (`latest()`, or `id` DESC alone), whose page may walk that order. */
+  private mayWalkNewestFirst(): boolean {
+    if (this.planChosen || this.session.engine !== 'sqlite' || this.searchFilters.size === 0 || this.groups.length > 0 || this.havings.length > 0) return false;
+    const [first, second, ...rest] = this.orders;
+    const newestFirst = (order: Order | undefined, column: string): boolean => order !== undefined && 'column' in order && order.column === column && order.direction === 'desc';
+    if (newestFirst(first, 'id') && second === undefined) return true;
+    return this.model.timestamps && newestFirst(first, 'created_at') && newestFirst(second, 'id') && rest.length === 0;
   }
 
   /** Page `page` without counting: one extra row says whether another page follows. */
@@ -503,19 +519,27 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
    * SQLite: a count whose only conditions are `whereSearch`es (no other condition, scope or
    * soft deletes) is FTS5's count of its query: the index holds exactly the table's rows (its
    * triggers), and counting through the table visits every match (a quarter of 100 000 rows for
-   * a common word: 11 ms against 1 ms). Null when the query needs the table.
+   * a common word: 11 ms against 1 ms). Null when the query needs the table. With `upTo`, it
+   * stops counting there (FTS5 then reads only that many of the match list).
    */
-  private searchOnlyCount(): Promise<number> | null {
-    if (this.session.engine !== 'sqlite' || this.conditions.length === 0 || this.groups.length > 0 || this.havings.length > 0) return null;
-    if (this.model.softDeletes && this.trashed !== 'with') return null;
-    if (this.scoped && Object.keys(this.session.scopeOf(this.model)).length > 0) return null;
-    const filters: readonly Condition[] = [...this.searchFilters.values()];
-    if (!this.conditions.every((condition) => filters.includes(condition))) return null;
+  private searchOnlyCount(upTo?: number): Promise<number> | null {
+    if (!this.searchOnly()) return null;
     const queries = [...this.searchFilters.values()].filter((condition) => this.conditions.includes(condition)).flatMap((condition) => condition.params.map(String));
     const index = quoted(searchIndexName(this.model));
     // Through the model's builder (its transaction, if any); an empty table gives no row, and so does its index.
-    const qb = this.session.builder(this.model).select(raw(`(select count(*) from ${index} where ${index} match ?) as "aggregate"`, [fts5AllOf(queries)])).limit(1);
+    const counted = upTo === undefined ? `(select count(*) from ${index} where ${index} match ?) as "aggregate"` : `(select count(*) from (select 1 from ${index} where ${index} match ? limit ?)) as "aggregate"`;
+    const params: unknown[] = upTo === undefined ? [fts5AllOf(queries)] : [fts5AllOf(queries), upTo];
+    const qb = this.session.builder(this.model).select(raw(counted, params)).limit(1);
     return qb.execute<Dictionary[]>('all', false).then(([row]) => Number(row?.['aggregate'] ?? 0));
+  }
+
+  /** SQLite: whether this query's only conditions are `whereSearch`es (no other condition, scope or soft deletes). */
+  private searchOnly(): boolean {
+    if (this.session.engine !== 'sqlite' || this.conditions.length === 0 || this.groups.length > 0 || this.havings.length > 0) return false;
+    if (this.model.softDeletes && this.trashed !== 'with') return false;
+    if (this.scoped && Object.keys(this.session.scopeOf(this.model)).length > 0) return false;
+    const filters: readonly Condition[] = [...this.searchFilters.values()];
+    return this.conditions.every((condition) => filters.includes(condition));
   }
 
   async exists(): Promise<boolean> {
