@@ -100,7 +100,7 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   const hasOld = () => session?.hasOldInput() ?? false;
   const error = (field: string, bag = 'default') => session?.errors(bag)[field]?.[0] ?? null;
   const errorsIn = (bag: string) => session?.errors(bag) ?? {};
-  const csrfField = () => renderer.safe(`<input type="hidden" name="_token" value="${escapeText(token)}">`);
+  const csrfField = () => renderer.safe(`<input type="hidden" name="_token" value="${escapeHtml(token)}">`);
   const route = (...args: unknown[]) => {
     const { positional, keywords } = splitKeywords(args);
     const [name, ...rest] = positional;
@@ -163,17 +163,6 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
     if (data !== undefined) addOwnValues(globals, data);
     return globals;
   };
-}
-
-/** The characters escapeHtml replaces. */
-const NEEDS_ESCAPE = /[&<>"']/;
-
-/**
- * escapeHtml, handing back text with nothing to escape as it is: the CSRF token (base64url)
- * never has any, and the replace's fixed cost was ~0.6 % of GET /login.
- */
-function escapeText(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? escapeHtml(text) : text;
 }
 
 /**
