@@ -2,11 +2,11 @@ import { executionAsyncId } from 'node:async_hooks';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Audit, Auth, LoggedOut, Routes, TOKENS, text } from '../../../composition/index.js';
+import type { RequestOrigin } from '../../../composition/index.js';
 import { createWelcomeApp } from '../../../composition/default-app.js';
 import { App } from '../../../composition/app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestResponse, TestServer } from '../../../composition/testing.js';
-import type { RequestOrigin } from '../../../ports/request-origin.js';
 import { useTempDir } from '../../support/databases.js';
 import { register, signIn } from '../../support/flows.js';
 
