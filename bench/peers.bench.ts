@@ -44,6 +44,8 @@ const SERVER_SCRIPT = fileURLToPath(new URL(`./peers.server${extname(fileURLToPa
 const CONNECTIONS = 10;
 /** Logins: more at once than the cores, so Argon2 keeps them all busy. */
 const LOGIN_CONNECTIONS = 4;
+/** Login forms opened per login expected in a run, from the best rate seen so far. */
+const FORMS_PER_EXPECTED_LOGIN = 3;
 const WARMUP_SECONDS = 1;
 const ROUNDS = Number(process.env['PEERS_ROUNDS'] ?? 3);
 const ROUND_SECONDS = Number(process.env['PEERS_SECONDS'] ?? 2);
@@ -296,6 +298,10 @@ interface Measured {
   /** Server CPU time per counted request, µs. */
   cpuUs: number;
   unexpected: number;
+  /** What the unexpected answers were: `status` or `reused form`, `error`, `timeout`, with counts. */
+  unexpectedKinds: Record<string, number>;
+  /** A login run that ended before its time rather than post a form twice. */
+  stoppedEarly?: boolean;
 }
 
 async function measurePage(server: Server, row: RowId, seconds: number, cookie: string | null, warmUp: boolean): Promise<Measured> {
@@ -310,6 +316,7 @@ async function measurePage(server: Server, row: RowId, seconds: number, cookie: 
     p99: result.latency.p99,
     cpuUs: ((cpuMs(after.cpu) - cpuMs(before.cpu)) * 1000) / Math.max(1, result.requests.total),
     unexpected: result.non2xx + result.errors + result.timeouts,
+    unexpectedKinds: { 'non-2xx': result.non2xx, error: result.errors, timeout: result.timeouts },
   };
 }
 
@@ -318,8 +325,15 @@ const loginRates = new Map<BenchKind, number>();
 
 async function measureLogins(server: Server, seconds: number, warmUp: boolean): Promise<Measured> {
   const run = async (duration: number): Promise<Measured> => {
-    const forms = await openLoginForms(server, Math.max(64, Math.ceil((loginRates.get(server.kind) ?? 30) * duration * 2)));
+    // Each form is posted once: a session store deletes the form's session at the login, so a
+    // form posted again is refused in microseconds, and a run that outlived its forms used to
+    // turn into thousands of such refusals (the express rows). Forms for three times the best
+    // rate seen (the warm-up's is well below a quiet machine's), and each connection stops once
+    // its share is posted (autocannon's maxOverallRequests) rather than post one twice: such a
+    // run ends early, and its rate is over the time it ran.
+    const forms = await openLoginForms(server, Math.max(64, Math.ceil((loginRates.get(server.kind) ?? 30) * duration * FORMS_PER_EXPECTED_LOGIN)));
     const outcomes = { succeeded: 0, other: 0, reused: 0 };
+    const kinds: Record<string, number> = {};
     let next = 0;
     const before = await stats(server);
     const result = await autocannon({
@@ -327,6 +341,7 @@ async function measureLogins(server: Server, seconds: number, warmUp: boolean): 
       connections: LOGIN_CONNECTIONS,
       pipelining: 1,
       duration,
+      maxOverallRequests: forms.length,
       requests: [
         {
           method: 'POST',
@@ -341,12 +356,18 @@ async function measureLogins(server: Server, seconds: number, warmUp: boolean): 
             const named = new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
             const location = named.get('location');
             const setsCookie = named.get('set-cookie') !== undefined;
-            if (loginSucceeded(server, status, typeof location === 'string' ? location : undefined, setsCookie)) outcomes.succeeded++;
-            else outcomes.other++;
+            if (loginSucceeded(server, status, typeof location === 'string' ? location : undefined, setsCookie)) {
+              outcomes.succeeded++;
+            } else {
+              outcomes.other++;
+              const kind = `${status}${setsCookie ? '' : ' without a cookie'}`;
+              kinds[kind] = (kinds[kind] ?? 0) + 1;
+            }
           },
         },
       ],
     });
+    const stoppedEarly = result.duration < duration * 0.95;
     const after = await stats(server);
     const perSecond = outcomes.succeeded / result.duration;
     loginRates.set(server.kind, Math.max(perSecond, loginRates.get(server.kind) ?? 0));
@@ -355,6 +376,8 @@ async function measureLogins(server: Server, seconds: number, warmUp: boolean): 
       p99: result.latency.p99,
       cpuUs: ((cpuMs(after.cpu) - cpuMs(before.cpu)) * 1000) / Math.max(1, outcomes.succeeded),
       unexpected: outcomes.other + outcomes.reused + result.errors + result.timeouts,
+      unexpectedKinds: { ...kinds, 'reused form': outcomes.reused, error: result.errors, timeout: result.timeouts },
+      stoppedEarly,
     };
   };
   if (warmUp) await run(WARMUP_SECONDS);
@@ -429,7 +452,14 @@ for (const row of rows) {
   for (const kind of row.servers) {
     const rounds = measured.get(`${row.id}:${kind}`) ?? [];
     const unexpected = rounds.reduce((sum, m) => sum + m.unexpected, 0);
-    if (unexpected > 0) warnings.push(`${row.label} on ${kind}: ${unexpected} unexpected answers, errors or reused login forms`);
+    const short = rounds.filter((m) => m.stoppedEarly === true).length;
+    if (short > 0) warnings.push(`${row.label} on ${kind}: ${short} of ${rounds.length} rounds ended early, out of login forms (their rate is over the time they ran)`);
+    if (unexpected > 0) {
+      const kinds = new Map<string, number>();
+      for (const m of rounds) for (const [name, count] of Object.entries(m.unexpectedKinds)) kinds.set(name, (kinds.get(name) ?? 0) + count);
+      const detail = [...kinds].filter(([, count]) => count > 0).map(([name, count]) => `${name}: ${count}`).join(', ');
+      warnings.push(`${row.label} on ${kind}: ${unexpected} unexpected answers, errors or reused login forms (${detail})`);
+    }
     const versus = kind === 'fw' || !serverKinds.includes('fw') ? NaN : ratio(row.id, kind);
     const target = row.targets[kind];
     let verdict = '';

@@ -28,6 +28,12 @@ const UNUSUAL = Symbol('unusual seal');
 const BASE64URL = /^[\w-]*$/u;
 
 /**
+ * How many opened values `unseal` remembers (their JSON, by the exact sealed text): a browser
+ * sends the same session cookie on every request until it changes. Bounded; the oldest go first.
+ */
+const REMEMBERED_OPENINGS = 256;
+
+/**
  * Seals values into cookie-safe text in @hapi/iron's format (AES-256-CBC + HMAC-SHA256), with
  * iron's own options. Keys are Buffers derived once at start: given a string password, iron
  * would run PBKDF2 on every seal and unseal, about fifteen times slower. Each sealed value is
@@ -42,6 +48,13 @@ const BASE64URL = /^[\w-]*$/u;
  */
 export class CookieSealer {
   private readonly password: { id: string; encryption: Buffer; integrity: Buffer };
+  /**
+   * Sealed texts this sealer checked (HMAC in constant time) and decrypted, with their JSON: the
+   * same text opens again without the HMAC and the AES (most of an unseal's cost;
+   * docs/performance.md). Only a value whose every byte equals one that opened is found here,
+   * so it opens exactly what a full check would. See docs/decisions.md 'Remembered openings'.
+   */
+  private readonly openings = new Map<string, string>();
 
   constructor(
     keys: SealingKeys,
@@ -73,13 +86,36 @@ export class CookieSealer {
 
   /** The value, or undefined when the text is tampered, foreign, or sealed for another name. */
   async unseal(name: string, sealed: string): Promise<unknown> {
-    // With Buffer keys iron leaves the two salt parts (3rd and 7th) empty and never reads them:
-    // text written into them would not change what opens. One seal, one spelling.
-    const parts = sealed.split('*');
-    if (parts.length !== 8 || parts[2] !== '' || parts[6] !== '') return undefined;
-    const own = this.openOwn(parts);
-    const opened = own === UNUSUAL ? await this.openWithIron(sealed) : own;
+    let opened: unknown;
+    const remembered = this.openings.get(sealed);
+    if (remembered !== undefined) {
+      opened = JSON.parse(remembered) as unknown;
+    } else {
+      // With Buffer keys iron leaves the two salt parts (3rd and 7th) empty and never reads them:
+      // text written into them would not change what opens. One seal, one spelling.
+      const parts = sealed.split('*');
+      if (parts.length !== 8 || parts[2] !== '' || parts[6] !== '') return undefined;
+      const json = this.openOwn(parts);
+      if (json === UNUSUAL) opened = await this.openWithIron(sealed);
+      else if (json !== null) opened = this.parseAndRemember(sealed, json);
+    }
     return opened !== null && typeof opened === 'object' && (opened as { n?: unknown }).n === name ? (opened as { v?: unknown }).v : undefined;
+  }
+
+  /** The JSON's value (null when it is not JSON), remembered under its sealed text once it parsed. */
+  private parseAndRemember(sealed: string, json: string): unknown {
+    let opened: unknown;
+    try {
+      opened = JSON.parse(json) as unknown;
+    } catch {
+      return null;
+    }
+    if (this.openings.size >= REMEMBERED_OPENINGS) {
+      const oldest = this.openings.keys().next();
+      if (oldest.done !== true) this.openings.delete(oldest.value);
+    }
+    this.openings.set(sealed, json);
+    return opened;
   }
 
   /** HMAC-SHA256 of the sealed parts, base64url (iron's digest, its `+/=` replaced the same way). */
@@ -88,11 +124,11 @@ export class CookieSealer {
   }
 
   /**
-   * A value of this sealer's usual shape (key `k1`, no expiration), checked and opened as
-   * iron does: a wrong HMAC (compared in constant time) or a ciphertext that does not decrypt
-   * opens nothing (null). `UNUSUAL`: not the usual shape, iron decides.
+   * A value of this sealer's usual shape (key `k1`, no expiration), checked and decrypted as
+   * iron does: its JSON text. A wrong HMAC (compared in constant time) or a ciphertext that does
+   * not decrypt opens nothing (null). `UNUSUAL`: not the usual shape, iron decides.
    */
-  private openOwn(parts: string[]): unknown {
+  private openOwn(parts: string[]): string | null | typeof UNUSUAL {
     const [prefix, keyId, , iv = '', encrypted = '', expiration, , hmac = ''] = parts;
     if (prefix !== Iron.macPrefix || keyId !== KEY_ID || expiration !== '') return UNUSUAL;
     const expected = Buffer.from(this.mac(`${PREFIX}${iv}*${encrypted}*`));
@@ -106,12 +142,7 @@ export class CookieSealer {
     } catch {
       return null;
     }
-    if (SUSPECT.test(json)) return UNUSUAL;
-    try {
-      return JSON.parse(json) as unknown;
-    } catch {
-      return null;
-    }
+    return SUSPECT.test(json) ? UNUSUAL : json;
   }
 
   private async openWithIron(sealed: string): Promise<unknown> {

@@ -73,6 +73,7 @@ export type ErrorCode =
   | 'data.no-condition'
   | 'data.no-search-columns'
   | 'data.no-table'
+  | 'data.reads-only'
   | 'data.record-not-found'
   | 'data.relevance-without-join'
   | 'data.unknown-factory-state'

@@ -79,14 +79,17 @@ export class MikroOrmUserRepository implements UserRepository {
    * about sixteen times that and even `execute` + `em.map` four times (bench/user-lookup.bench.ts),
    * which was most of the cost of a signed-in page.
    */
-  private async findOneWhere(column: 'id' | 'email', value: number | string): Promise<User | null> {
-    const rows = await this.raw.session((sql) => sql.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE ${column} = ? LIMIT 1`, [value]));
-    const row = rows[0];
-    return row === undefined ? null : userFromRow(row);
+  private findOneWhere(column: 'id' | 'email', value: number | string): Promise<User | null> {
+    return this.raw.first<UserRow>(USER_BY[column], [value]).then((row) => (row === undefined ? null : userFromRow(row)));
   }
 }
 
 const USER_COLUMNS = 'id, name, email, password, email_verified_at, session_epoch, created_at, updated_at';
+/** The two lookups' SQL, written once: the same text each time is the prepared statement's key. */
+const USER_BY = {
+  id: `SELECT ${USER_COLUMNS} FROM users WHERE id = ? LIMIT 1`,
+  email: `SELECT ${USER_COLUMNS} FROM users WHERE email = ? LIMIT 1`,
+} as const;
 
 interface UserRow {
   id: number | string;

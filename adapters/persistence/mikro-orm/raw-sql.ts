@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/knex';
 import type { Engine } from '../../../domain/migrations/migration-files.js';
+import { MisuseError } from '../../../domain/shared/errors.js';
 import type { SqliteDatabaseHandle as BetterSqliteConnection } from './sqlite-binding.js';
 
 type Param = string | number | boolean | null | Date;
@@ -20,6 +21,15 @@ interface PgConnection {
 interface KnexClient {
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<unknown>;
+  /** knex's tarn pool (its public counters). */
+  pool?: PoolCounters | undefined;
+}
+
+/** tarn's public counters: how many connections are lent out, waited for, or being made. */
+interface PoolCounters {
+  numUsed(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
 }
 
 /** Told of each statement run: its text (placeholders, never values), how many values were bound, and how long it took. */
@@ -38,16 +48,70 @@ export class RawSql {
     private readonly observer: QueryObserver | null = null,
   ) {}
 
+  /**
+   * SQLite's one connection, as last lent by the pool: `first` runs a read on it directly while
+   * the pool has lent it to nobody. Null until a session borrowed it, and for PostgreSQL.
+   */
+  private sqliteConnection: BetterSqliteConnection | null = null;
+  /** The knex client that lent it, whose pool `first` asks (the ORM's getters cost more than the statement). */
+  private sqliteClient: KnexClient | null = null;
+
   async session<T>(work: (sql: SqlSession) => Promise<T>): Promise<T> {
-    const em = this.orm.em as unknown as EntityManager;
-    const client = (em.getConnection().getKnex() as unknown as { client: KnexClient }).client;
+    const client = this.knexClient();
     const connection = await client.acquireConnection();
     try {
-      const session = this.engine === 'sqlite' ? sqliteSession(connection as BetterSqliteConnection) : pgSession(connection as PgConnection);
+      let session: SqlSession;
+      if (this.engine === 'sqlite') {
+        this.sqliteConnection = connection as BetterSqliteConnection;
+        this.sqliteClient = client;
+        session = sqliteSession(this.sqliteConnection);
+      } else {
+        session = pgSession(connection as PgConnection);
+      }
       return await work(this.observer === null ? session : observedSession(session, this.observer));
     } finally {
       await client.releaseConnection(connection);
     }
+  }
+
+  /**
+   * The first row of one read statement (`SELECT`), or undefined: the signed-in request's user
+   * lookup. On SQLite, while the pool's single connection is lent to nobody, the statement runs
+   * on it at once, synchronously: no pool round trip (a promise, an acquire timer and a release
+   * per lookup, more than the statement itself; docs/performance.md). While the connection is
+   * lent (a transaction between its BEGIN and COMMIT, a migration, a query of the ORM) or
+   * waited for, the read queues for it like any other, so it never runs inside a transaction it
+   * is not part of: SQLite keeps its single writer and every transaction its isolation.
+   */
+  first<Row = Record<string, unknown>>(sql: string, params: readonly Param[] = []): Promise<Row | undefined> {
+    const idle = this.engine === 'sqlite' ? this.idleSqliteConnection() : null;
+    if (idle === null) return this.session(async (session) => (await session.query<Row>(sql, params))[0]);
+    const started = this.observer === null ? 0 : performance.now();
+    try {
+      const statement = prepared(idle, sql);
+      if (!statement.reader) throw new MisuseError('data.reads-only', `RawSql.first runs reads only: ${sql}`);
+      // One value (a lookup by key) is bound without building an array.
+      const row = params.length === 1 ? statement.get(sqliteValue(params[0] ?? null)) : statement.get(...sqliteValues(params));
+      return Promise.resolve(row as Row | undefined);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.observer?.(sql, params.length, performance.now() - started);
+    }
+  }
+
+  /** SQLite's connection when nothing holds it, nor waits for it, nor a new one is being made; else null. */
+  private idleSqliteConnection(): BetterSqliteConnection | null {
+    const connection = this.sqliteConnection;
+    if (connection === null || !connection.open || connection.inTransaction) return null;
+    const pool = this.sqliteClient?.pool;
+    if (pool === undefined || pool.numUsed() !== 0 || pool.numPendingAcquires() !== 0 || pool.numPendingCreates() !== 0) return null;
+    return connection;
+  }
+
+  private knexClient(): KnexClient {
+    const em = this.orm.em as unknown as EntityManager;
+    return (em.getConnection().getKnex() as unknown as { client: KnexClient }).client;
   }
 }
 
@@ -83,12 +147,20 @@ function sqliteSession(connection: BetterSqliteConnection): SqlSession {
       return Promise.resolve();
     },
     query<Row>(sql: string, params: readonly Param[] = []) {
-      // better-sqlite3 binds neither Dates nor booleans; the ORM stores both as numbers too.
-      const bound = params.map((param) => (param instanceof Date ? param.getTime() : typeof param === 'boolean' ? Number(param) : param));
+      const bound = sqliteValues(params);
       const statement = prepared(connection, sql);
       return Promise.resolve((statement.reader ? statement.all(...bound) : (statement.run(...bound), [])) as Row[]);
     },
   };
+}
+
+/** better-sqlite3 binds neither Dates nor booleans; the ORM stores both as numbers too. */
+function sqliteValue(param: Param): string | number | null {
+  return param instanceof Date ? param.getTime() : typeof param === 'boolean' ? Number(param) : param;
+}
+
+function sqliteValues(params: readonly Param[]): readonly (string | number | null)[] {
+  return params.map(sqliteValue);
 }
 
 function pgSession(connection: PgConnection): SqlSession {

@@ -33,6 +33,10 @@ export interface SqliteDatabaseHandle {
   exec(sql: string): unknown;
   prepare(sql: string): { reader: boolean; all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown; run(...params: unknown[]): unknown };
   close(): unknown;
+  /** Whether the database is open (false once closed). */
+  readonly open: boolean;
+  /** Whether a transaction is in progress on this connection (between BEGIN and COMMIT or ROLLBACK). */
+  readonly inTransaction: boolean;
 }
 
 const require = createRequire(import.meta.url);

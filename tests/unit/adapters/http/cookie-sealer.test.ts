@@ -70,6 +70,38 @@ describe('CookieSealer: iron\'s format, sealed and opened without iron\'s generi
     expect(await sealer.unseal('fw_session', await sealer.seal('fw_session', { note: 'constructor' }))).toEqual({ note: 'constructor' });
   });
 
+  it('opens a value it opened before again, and still nothing tampered, renamed or foreign beside it', async () => {
+    const sealer = new CookieSealer(keys, new CryptoRandomSource());
+    const sealed = await sealer.seal('fw_session', { userId: 7, token: 't'.repeat(43) });
+    expect(await sealer.unseal('fw_session', sealed)).toEqual({ userId: 7, token: 't'.repeat(43) });
+    // Remembered now: every byte still counts, and the name it was sealed for too.
+    for (const changed of tamperings(sealed)) expect(await sealer.unseal('fw_session', changed), changed).toBeUndefined();
+    expect(await sealer.unseal('prefs', sealed)).toBeUndefined();
+    expect(await sealer.unseal('fw_session', `${sealed} `)).toBeUndefined();
+    expect(await sealer.unseal('fw_session', sealed)).toEqual({ userId: 7, token: 't'.repeat(43) });
+    // Another app's sealer (other keys) never opens it, however often this one did.
+    const stranger = new CookieSealer({ encryption: Buffer.alloc(32, 3), integrity: Buffer.alloc(32, 4) }, new CryptoRandomSource());
+    expect(await stranger.unseal('fw_session', sealed)).toBeUndefined();
+  });
+
+  it('hands out a fresh copy each time: changing one opened value changes nothing for the next request', async () => {
+    const sealer = new CookieSealer(keys, new CryptoRandomSource());
+    const sealed = await sealer.seal('fw_session', { values: { cart: [1, 2] } });
+    const first = (await sealer.unseal('fw_session', sealed)) as { values: { cart: number[] } };
+    first.values.cart.push(3);
+    const second = (await sealer.unseal('fw_session', sealed)) as { values: { cart: number[] } };
+    expect(second).toEqual({ values: { cart: [1, 2] } });
+    expect(second).not.toBe(first);
+  });
+
+  it('keeps opening every value when more values were opened than it remembers', async () => {
+    const sealer = new CookieSealer(keys, new CryptoRandomSource());
+    const sealed = await Promise.all(Array.from({ length: 300 }, (_, n) => sealer.seal('fw_session', { n })));
+    for (const [n, value] of sealed.entries()) expect(await sealer.unseal('fw_session', value)).toEqual({ n });
+    for (const [n, value] of sealed.entries()) expect(await sealer.unseal('fw_session', value)).toEqual({ n });
+    for (const changed of tamperings(sealed[0] ?? '')) expect(await sealer.unseal('fw_session', changed)).toBeUndefined();
+  });
+
   it('reports a value JSON cannot hold as iron does', async () => {
     const sealer = new CookieSealer(keys, new CryptoRandomSource());
     const cycle: Record<string, unknown> = {};
