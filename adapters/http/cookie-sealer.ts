@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Cipher } from 'node:crypto';
 import Iron from '@hapi/iron';
 import type { RandomSource } from '../../ports/random-source.js';
 
@@ -12,6 +13,8 @@ export interface SealingKeys {
 const KEY_ID = 'k1';
 /** AES-256-CBC's block: iron's `ivBits` of 128. */
 const IV_BYTES = 16;
+/** AES's block. */
+const BLOCK_BYTES = 16;
 /**
  * The start of every value this sealer writes: iron's `Fe26.2` format, key id `k1`, no
  * encryption salt (Buffer keys). After it: IV, ciphertext, expiration (none), HMAC salt (none),
@@ -48,6 +51,9 @@ const REMEMBERED_OPENINGS = 256;
  */
 export class CookieSealer {
   private readonly password: { id: string; encryption: Buffer; integrity: Buffer };
+  /** The cipher every seal encrypts through (`encrypt`), and the last ciphertext block it wrote: its chain's state. */
+  private chain: Cipher | null = null;
+  private readonly lastBlock = Buffer.alloc(BLOCK_BYTES);
   /**
    * Sealed texts this sealer checked (HMAC in constant time) and decrypted, with their JSON: the
    * same text opens again without the HMAC and the AES (most of an unseal's cost;
@@ -78,8 +84,7 @@ export class CookieSealer {
       const encryption = { ...Iron.defaults.encryption, iv };
       return Iron.seal({ n: name, v: value }, this.password, { ...Iron.defaults, encryption });
     }
-    const cipher = createCipheriv('aes-256-cbc', this.password.encryption, iv);
-    const encrypted = Buffer.concat([cipher.update(json, 'utf8'), cipher.final()]);
+    const encrypted = this.encrypt(json, iv);
     const macBase = `${PREFIX}${iv.toString('base64url')}*${encrypted.toString('base64url')}*`;
     return Promise.resolve(`${macBase}**${this.mac(macBase)}`);
   }
@@ -100,6 +105,37 @@ export class CookieSealer {
       else if (json !== null) opened = this.parseAndRemember(sealed, json);
     }
     return opened !== null && typeof opened === 'object' && (opened as { n?: unknown }).n === name ? (opened as { v?: unknown }).v : undefined;
+  }
+
+  /**
+   * AES-256-CBC with PKCS#7 padding, as `createCipheriv(…).update(json) + final()` gives it,
+   * through one cipher kept for the sealer's life: setting up a cipher (node's checks, OpenSSL's
+   * lookup and key schedule) cost more than encrypting a session (docs/performance.md, fifth
+   * round). CBC chains each block to the previous ciphertext block; the kept cipher's chain
+   * holds the last block it wrote, so the first block of a new value goes in XORed with that
+   * block and with the value's own IV, and comes out exactly as a fresh cipher under that IV
+   * would write it (C1 = E(P1 ⊕ IV)); the next blocks chain from there as usual. The padding
+   * is written here because the kept cipher must never be finished.
+   */
+  private encrypt(json: string, iv: Buffer): Buffer {
+    const length = Buffer.byteLength(json);
+    const padding = BLOCK_BYTES - (length % BLOCK_BYTES);
+    const plain = Buffer.allocUnsafe(length + padding);
+    plain.write(json, 0, 'utf8');
+    plain.fill(padding, length);
+    const chain = (this.chain ??= createCipheriv('aes-256-cbc', this.password.encryption, Buffer.alloc(BLOCK_BYTES)).setAutoPadding(false));
+    for (let index = 0; index < BLOCK_BYTES; index++) plain[index] = (plain[index] as number) ^ (iv[index] as number) ^ (this.lastBlock[index] as number);
+    let encrypted: Buffer;
+    try {
+      encrypted = chain.update(plain);
+    } catch (error) {
+      // Not expected (whole blocks, a valid key): a fresh chain next time, never a half-known one.
+      this.chain = null;
+      this.lastBlock.fill(0);
+      throw error;
+    }
+    encrypted.copy(this.lastBlock, 0, encrypted.length - BLOCK_BYTES);
+    return encrypted;
   }
 
   /** The JSON's value (null when it is not JSON), remembered under its sealed text once it parsed. */

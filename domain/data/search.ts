@@ -100,13 +100,19 @@ export function searchIndexName(model: ModelDefinition): string {
 /**
  * The migration that makes a model searchable, for each engine: SQLite an external-content
  * FTS5 table kept current by triggers (so bulk updates and raw SQL are indexed too), PostgreSQL
- * a generated `tsvector` column with a GIN index. Run it after the table's own migration.
+ * a generated `tsvector` column with a GIN index; on both, for a model with timestamps, an index
+ * on `(created_at, id)`, the `latest()` order of search results and their ties (a search
+ * migration that ran before it was added lacks it: add it in a migration of the app's own). Run
+ * it after the table's own migration.
  */
 export function searchMigrationSql(model: ModelDefinition, engine: EngineName): { up: string; down: string } {
   const columns = model.search;
   if (columns.length === 0) throw new MisuseError('data.no-search-columns', `model '${model.table}' has no search columns`);
   const index = searchIndexName(model);
   const t = model.table;
+  // search(q) puts ties newest first, and whereSearch(q).latest() pages newest first: with this index
+  // both walk the order and stop after the page instead of sorting every match.
+  const latest = model.timestamps ? { up: `CREATE INDEX IF NOT EXISTS "${index}_latest" ON "${t}" ("created_at", "id");\n`, down: `DROP INDEX IF EXISTS "${index}_latest";\n` } : { up: '', down: '' };
   if (engine === 'sqlite') {
     const list = columns.map((column) => `"${column}"`).join(', ');
     const newValues = columns.map((column) => `new."${column}"`).join(', ');
@@ -125,8 +131,8 @@ CREATE TRIGGER "${index}_au" AFTER UPDATE ON "${t}" BEGIN
   INSERT INTO "${index}"(rowid, ${list}) VALUES (new."id", ${newValues});
 END;
 INSERT INTO "${index}"("${index}") VALUES ('rebuild');
-`,
-      down: `DROP TRIGGER IF EXISTS "${index}_au";
+${latest.up}`,
+      down: `${latest.down}DROP TRIGGER IF EXISTS "${index}_au";
 DROP TRIGGER IF EXISTS "${index}_ad";
 DROP TRIGGER IF EXISTS "${index}_ai";
 DROP TABLE IF EXISTS "${index}";
@@ -139,8 +145,8 @@ DROP TABLE IF EXISTS "${index}";
   return {
     up: `ALTER TABLE "${t}" ADD COLUMN "${index}" tsvector GENERATED ALWAYS AS (${vector}) STORED;
 CREATE INDEX "${index}_gin" ON "${t}" USING GIN ("${index}");
-`,
-    down: `DROP INDEX IF EXISTS "${index}_gin";
+${latest.up}`,
+    down: `${latest.down}DROP INDEX IF EXISTS "${index}_gin";
 ALTER TABLE IF EXISTS "${t}" DROP COLUMN IF EXISTS "${index}";
 `,
   };

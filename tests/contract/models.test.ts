@@ -724,6 +724,38 @@ for (const engine of useEngines()) {
         expect(plan.filter((step) => /CORRELATED/u.test(step.detail))).toEqual([]);
       });
 
+      it.runIf(engine.name === 'postgres')('a count, an aggregate or a ranked read of a common word visits the matches the GIN index lists, not every row', async () => {
+        // 60 000 rows of 34 words from 100 (by hash, as random text): `w42` is in ~29 % of them. Knowing that, the
+        // planner scans the table evaluating `@@` on every row rather than visit the matches the index lists.
+        await db.sql(`insert into posts (title, body, team_id, created_at, updated_at)
+          select array_to_string(array(select 'w' || (abs(hashint8(n * 100 + k)) % 100) from generate_series(1, 4) k), ' '),
+            array_to_string(array(select 'w' || (abs(hashint8(n * 100 + k)) % 100) from generate_series(5, 34) k), ' '), 1, now(), now()
+          from generate_series(1, 60000) n`).fetchAs();
+        await db.sql('analyze posts').fetchAs();
+        const [{ matches } = { matches: 0 }] = await db.sql(`select count(*)::int as matches from posts where posts_search @@ to_tsquery('english', 'w42:*')`).fetchAs<{ matches: number }>();
+        expect(matches).toBeGreaterThan(10_000);
+        const connection = database().orm.em.getConnection();
+        const spy = vi.spyOn(connection, 'execute');
+        try {
+          expect(await db.query(Post).whereSearch('w42').count()).toBe(matches);
+          expect(await db.query(Post).whereSearch('w42').sum('team_id')).toBe(matches);
+          expect(await db.query(Post).search('w42 w7').limit(10).get()).toHaveLength(10);
+          const statements = spy.mock.calls.map(([sql, params]) => ({ sql: String(sql), params: (params ?? []) as unknown[] }));
+          expect(statements).toHaveLength(3);
+          for (const { sql, params } of statements) {
+            const plan = (await db.sql(`explain ${sql}`, params).fetchAs<{ 'QUERY PLAN': string }>()).map((step) => step['QUERY PLAN']).join('\n');
+            expect(plan, sql).toMatch(/Bitmap Index Scan on "?posts_search_gin/u);
+            expect(plan, sql).not.toMatch(/Seq Scan/u);
+          }
+        } finally {
+          spy.mockRestore();
+        }
+        // The page in another order still lets the planner walk that order's index when the word is common.
+        const { sql, params } = db.query(Post).whereSearch('w42').orderBy('id', 'desc').limit(20).toSql();
+        const plan = (await db.sql(`explain ${sql.replace(/\$\d+/gu, '?')}`, params).fetchAs<{ 'QUERY PLAN': string }>()).map((step) => step['QUERY PLAN']).join('\n');
+        expect(plan).toMatch(/Index Scan Backward using posts_pkey/u);
+      });
+
       it('a ranked page is exactly the full ranking sliced, whichever statement finds it, and counts agree', async () => {
         const vocabulary = ['garden', 'gardens', 'kitchen', 'table', 'lamp', 'river', 'mug', 'chair'];
         let seed = 7;
@@ -748,6 +780,57 @@ for (const engine of useEngines()) {
           expect(await db.query(Post).whereSearch(q).count(), q).toBe(await db.query(Post).whereSearch(q).where('id', '>', 0).count());
         }
         expect(await db.query(Post).whereSearch('garden').count()).toBeGreaterThan(0);
+      });
+
+      it('a newest-first page of a search is the same rows whichever plan its count picks', async () => {
+        for (let batch = 0; batch < 4; batch++) {
+          clock.advance(1000);
+          // One statement per batch: its rows share created_at, so ties go to id. `garden` is in every second row, `zebra` in 3 of 120.
+          await db.query(Post).insertMany(Array.from({ length: 30 }, (_, n) => ({ title: n % 2 === 0 ? 'garden chair' : 'lamp', body: batch < 3 && n === 7 ? 'zebra river' : 'river', team_id: n % 3 })));
+        }
+        const ids = (rows: readonly RowOf<typeof Post>[]): number[] => rows.map((post) => post.id);
+        for (const q of ['garden', 'zebra', 'riv', 'gard river', 'nothing']) {
+          const newest = await db.query(Post).whereSearch(q).latest().pluck('id');
+          const byKey = await db.query(Post).whereSearch(q).orderByDesc('id').pluck('id');
+          const team = await db.query(Post).whereSearch(q).where('team_id', 1).latest().pluck('id');
+          for (const [perPage, page] of [[20, 1], [7, 3], [5, 6], [50, 2]] as const) {
+            const at: number = perPage * (page - 1);
+            const latestPage = await db.query(Post).whereSearch(q).latest().paginate(perPage, page);
+            expect([latestPage.total, ...ids(latestPage.items)], `${q} latest ${perPage}/${page}`).toEqual([newest.length, ...newest.slice(at, at + perPage)]);
+            expect(ids((await db.query(Post).whereSearch(q).orderByDesc('id').paginate(perPage, page)).items), `${q} by id`).toEqual(byKey.slice(at, at + perPage));
+            expect(ids((await db.query(Post).whereSearch(q).where('team_id', 1).latest().paginate(perPage, page)).items), `${q} team`).toEqual(team.slice(at, at + perPage));
+            expect(ids((await db.query(Post).whereSearch(q).latest().simplePaginate(perPage, page)).items), `${q} simple`).toEqual(newest.slice(at, at + perPage));
+            expect(await db.query(Post).whereSearch(q).orderByDesc('id').offset(at).limit(perPage).pluck('id'), `${q} pluck`).toEqual(byKey.slice(at, at + perPage));
+          }
+        }
+        if (engine.name !== 'sqlite') return;
+        // Which plan: a common word walks the order's index (`+"id"` stops SQLite driving by the word's row list), a rare one does not.
+        const walks = async (on: Db, query: (db: Db) => Promise<unknown>): Promise<boolean> => {
+          const connection = database().orm.em.getConnection();
+          const spy = vi.spyOn(connection, 'execute');
+          try {
+            await query(on);
+            return spy.mock.calls.some(([sql]) => String(sql).includes('+"id" in (select rowid'));
+          } finally {
+            spy.mockRestore();
+          }
+        };
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().paginate(20))).toBe(true);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('zebra').latest().paginate(20))).toBe(false);
+        // Reads with a limit and no count have FTS5 count the matches up to the threshold, when the search is the only condition.
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().limit(20).get())).toBe(true);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('zebra').latest().limit(20).get())).toBe(false);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').where('team_id', 1).latest().limit(20).get())).toBe(false);
+        expect(await walks(db, (on) => on.query(Post).whereSearch('garden').latest().get())).toBe(false);
+        // Without an index on created_at the walk would be a table scan: only the key order, which the table is, still walks.
+        await db.sql('drop index posts_search_latest').fetchAs();
+        try {
+          const unindexed = Db.connect(database(), { box: box(7), clock });
+          expect(await walks(unindexed, (on) => on.query(Post).whereSearch('garden').latest().paginate(20))).toBe(false);
+          expect(await walks(unindexed, (on) => on.query(Post).whereSearch('garden').orderByDesc('id').paginate(20))).toBe(true);
+        } finally {
+          await db.sql('create index posts_search_latest on posts (created_at, id)').fetchAs();
+        }
       });
 
       it('ranks by at most four words of two letters or more, so long visitor text costs a bounded query', async () => {

@@ -12,7 +12,8 @@ import { rangeFits } from '../kernel/public-files.js';
 import type { PublicFiles } from '../kernel/public-files.js';
 import type { KernelRequest } from '../kernel/request.js';
 import { stateOf } from './request-state.js';
-import { sendReply } from './send-reply.js';
+import { handedOver } from './page-first.js';
+import { sendReply, sendWire } from './send-reply.js';
 import type { SendOptions } from './send-reply.js';
 import { formTooLarge } from './stages/body-limit.js';
 
@@ -32,6 +33,12 @@ export interface HapiDispatchOptions {
  */
 export function hapiDispatcher(options: HapiDispatchOptions): Lifecycle.Method {
   return async (request: Request, h) => {
+    // A page the kernel answered before hapi's lifecycle (page-first.ts), for hapi to write.
+    const handed = handedOver(request.raw.req);
+    if (handed !== undefined) {
+      if (handed.outcome.kind === 'error') throw handed.outcome.error;
+      return sendWire(h, handed.outcome.wire);
+    }
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
     // Bracketed form names become groups and lists (`items[0][name]`), before anything reads the body.
     const payload: unknown = request.payload;

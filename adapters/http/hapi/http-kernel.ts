@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { answerHealthFirst } from './health-first.js';
+import { answerPagesFirst } from './page-first.js';
 import { join } from 'node:path';
 import Hapi from '@hapi/hapi';
 import type { Server } from '@hapi/hapi';
@@ -76,5 +77,7 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   });
   // Webhook paths keep their body's bytes for the signature check.
   rawBodyRoutes(server, kernel.rawBodyPaths, { maxBytes: settings.uploadMaxBytes, handler: dispatch });
+  // Last, once every route is in hapi's router: plain page GETs skip hapi's lifecycle.
+  answerPagesFirst(server, { kernel, front, trustedHosts: settings.trustedHosts, sealer: services.sealer });
   return server;
 }

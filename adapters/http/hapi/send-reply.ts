@@ -4,8 +4,8 @@ import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import type {} from '@hapi/inert';
 import type { Reply } from '../kernel/replies.js';
 import type { Sealer } from '../kernel/sealer.js';
-import { toWire } from '../kernel/wire.js';
-import type { WireBody } from '../kernel/wire.js';
+import { toWire, toWireNow } from '../kernel/wire.js';
+import type { WireBody, WireResponse } from '../kernel/wire.js';
 
 export interface SendOptions {
   sealer: Sealer;
@@ -15,7 +15,12 @@ export interface SendOptions {
 
 /** Writes a finished reply (made HTTP by the kernel's `toWire`) as hapi's response. */
 export async function sendReply(h: ResponseToolkit, reply: Reply, options: SendOptions): Promise<ResponseObject> {
-  const wire = await toWire(reply, { ...options, now: Date.now });
+  const wireOptions = { ...options, now: Date.now };
+  return sendWire(h, toWireNow(reply, wireOptions) ?? (await toWire(reply, wireOptions)));
+}
+
+/** Writes a reply the kernel already made HTTP (`toWire`) as hapi's response. */
+export function sendWire(h: ResponseToolkit, wire: WireResponse): ResponseObject {
   const response = body(h, wire.body).code(wire.status);
   for (const [name, value] of wire.headers) response.header(name, value);
   for (const line of wire.cookies) response.header('set-cookie', line, { append: true });

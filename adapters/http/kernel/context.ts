@@ -119,8 +119,8 @@ export class KernelContext implements RequestContext {
   readonly route: CurrentRoute;
   readonly domainParams: { get(name: string): string | undefined };
   readonly cookies: Cookies;
-  readonly hx: PartialUpdate;
-  readonly isApiClient: boolean;
+  private partial: PartialUpdate | null = null;
+  private api: boolean | null = null;
   private attached: Session | null = null;
   private sessionStore: SessionDriver | null = null;
   private values: CurrentValues | null = null;
@@ -159,8 +159,17 @@ export class KernelContext implements RequestContext {
         return undefined;
       },
     };
-    this.hx = partialUpdate((name) => headerText(request.headers[name]));
-    this.isApiClient = apiClient(request.headers);
+  }
+
+  /** htmx's request headers, read when first asked for (a plain page asks once, an API handler never). */
+  get hx(): PartialUpdate {
+    this.partial ??= partialUpdate((name) => headerText(this.request.headers[name]));
+    return this.partial;
+  }
+
+  get isApiClient(): boolean {
+    this.api ??= apiClient(this.request.headers);
+    return this.api;
   }
 
   get query(): Readonly<Record<string, string | string[]>> {

@@ -44,6 +44,27 @@ export async function toWire(reply: Reply, options: WireOptions): Promise<WireRe
     }
     return response;
   }
+  return primaryWire(reply);
+}
+
+/**
+ * `toWire` without waiting, for a reply with no cookie to seal (a page whose session cookie the
+ * session stage has sealed already is one): the same answer, without the promises each step
+ * of `toWire` costs. Null: the reply has a cookie to seal, `toWire` it.
+ */
+export function toWireNow(reply: Reply, options: WireOptions): WireResponse | null {
+  if (!(reply instanceof Combined)) return primaryWire(reply);
+  if (reply.primary instanceof Combined) return null;
+  for (const extra of reply.extras) if (extra instanceof SetCookie && extra.options.encrypted && !extra.options.remove) return null;
+  const response = primaryWire(reply.primary);
+  for (const extra of reply.extras) {
+    if (extra instanceof SetCookie) response.cookies.push(formatCookie(extra, String(extra.options.remove ? '' : extra.value), options));
+    else if (extra instanceof HxHeader || extra instanceof Header) setHeader(response.headers, extra.name, sendableHeader(extra.value));
+  }
+  return response;
+}
+
+function primaryWire(reply: Reply): WireResponse {
   if (reply instanceof RawReply) {
     const response = wire(reply.status, reply.contentType, { kind: 'text', text: reply.body });
     for (const [name, value] of Object.entries(reply.headers)) setHeader(response.headers, name, value);
@@ -117,8 +138,13 @@ export function sendableHeader(value: string): string {
  * cookie's own attributes (hapi's `unstate` wrote `Secure; SameSite=Strict` even over http).
  */
 async function cookieLine(cookie: SetCookie, options: WireOptions): Promise<string> {
-  const { path, httpOnly, sameSite, maxAgeSeconds, encrypted, remove } = cookie.options;
-  const value = remove ? '' : encrypted ? await options.sealer.seal(cookie.name, cookie.value) : String(cookie.value);
+  const { encrypted, remove } = cookie.options;
+  return formatCookie(cookie, remove ? '' : encrypted ? await options.sealer.seal(cookie.name, cookie.value) : String(cookie.value), options);
+}
+
+/** The line of a cookie whose value is ready (sealed if it is to be). */
+function formatCookie(cookie: SetCookie, value: string, options: WireOptions): string {
+  const { path, httpOnly, sameSite, maxAgeSeconds, remove } = cookie.options;
   const ttl = remove ? 0 : maxAgeSeconds;
   let line = `${cookie.name}=${value}`;
   if (ttl !== null) line += `; Max-Age=${ttl}; Expires=${new Date(ttl === 0 ? 0 : options.now() + ttl * 1000).toUTCString()}`;

@@ -193,12 +193,17 @@ export function corsDecisionAmong(policies: readonly CorsPolicy[], request: Cors
   return refusal;
 }
 
+/** One header name, nothing to trim, split or merge. */
+const SINGLE_NAME = /^[!#$%&'+.^_`|~0-9A-Za-z-]+$/u;
+
 /**
  * One `Vary` value from several (`Accept` and `Origin` → `Accept, Origin`): names kept once,
  * case-insensitively, in the order met; `*` absorbs everything. A CORS answer must add
  * `Origin` to whatever Vary the app set, never replace it.
  */
 export function mergeVary(...values: readonly (string | undefined)[]): string {
+  // The usual call: one name onto nothing yet (a page's `Vary: Accept-Language`).
+  if (values.length === 2 && values[0] === undefined && values[1] !== undefined && SINGLE_NAME.test(values[1])) return values[1];
   const seen = new Set<string>();
   const names: string[] = [];
   for (const value of values) {

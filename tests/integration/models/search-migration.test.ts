@@ -42,9 +42,14 @@ for (const engine of useEngines()) {
       expect(await db.query(Article).search('garden').pluck('title')).toEqual(['Gardening', 'Cooking']);
       await db.sql('update sm_articles set body = ? where title = ?', ['nothing green', 'Cooking']).fetchAs();
       expect(await db.query(Article).search('garden').pluck('title')).toEqual(['Gardening']);
+      // The (created_at, id) index that newest-first search pages and ties walk comes with it.
+      const latestIndex = engine.name === 'sqlite' ? `select name from sqlite_master where type = 'index' and name = ?` : 'select indexname as name from pg_indexes where indexname = ?';
+      expect(await db.sql(latestIndex, ['sm_articles_search_latest']).fetchAs()).toHaveLength(1);
+      expect(searchMigration(defineModel('sm_plain', { id: key.integer(), title: column.string() }, { search: ['title'], timestamps: false }), '20261125100002_sm_plain_search').files.map((file) => file.sql).join('')).not.toMatch(/_latest/u);
       // One batch: the index goes first, then its table.
       expect(await migrator.rollback(1)).toEqual(['20261125100001_sm_articles_search', '20261125100000_sm_articles']);
       await expect(db.query(Article).count()).rejects.toThrow();
+      expect(await db.sql(latestIndex, ['sm_articles_search_latest']).fetchAs()).toHaveLength(0);
     });
 
     it('refuses a name that is not a migration name', () => {

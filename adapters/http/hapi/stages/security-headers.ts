@@ -2,6 +2,7 @@ import type { Request, ResponseObject } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import { frontHeaders, startRequest } from '../../kernel/front.js';
 import type { FrontOptions } from '../../kernel/front.js';
+import { handedOver } from '../page-first.js';
 
 /**
  * Stage 1, on the way in: a fresh CSP nonce, the client's address and the request id for
@@ -12,7 +13,8 @@ export function startFront(request: Request, options: FrontOptions): void {
   // makes after onPreResponse, so the answer would go out without the headers below.
   const range = request.headers['range'];
   if (range !== undefined && (typeof range !== 'string' || !parsableRange(range))) delete request.headers['range'];
-  request.app.fw = startRequest(options, request.info.remoteAddress, request.headers);
+  // A page the kernel already answered (page-first.ts) keeps the nonce and request id it was rendered with.
+  request.app.fw = handedOver(request.raw.req)?.state ?? startRequest(options, request.info.remoteAddress, request.headers);
 }
 
 /**

@@ -35,6 +35,8 @@ interface Shared {
   readonly box: SecretBox;
   readonly clock: Clock;
   readonly codecs: Map<ModelDefinition, RowCodec>;
+  /** SQLite: whether an index of each model's table leads with `created_at`, asked once (`latestIndexed`). */
+  readonly latestIndexes: Map<ModelDefinition, Promise<boolean>>;
 }
 
 /** A model's table or columns missing from the database: start-up stops with this message. */
@@ -83,7 +85,7 @@ export class Db implements ModelSession, PivotSession {
 
   /** A `Db` on an open database; models are registered with the ORM on first use. */
   static connect(database: Database, options: Omit<DbOptions, 'models'>): Db {
-    return new Db({ database, box: options.box, clock: options.clock, codecs: new Map() }, database.orm.em.fork() as unknown as EntityManager, false);
+    return new Db({ database, box: options.box, clock: options.clock, codecs: new Map(), latestIndexes: new Map() }, database.orm.em.fork() as unknown as EntityManager, false);
   }
 
   /** `connect`, then `verify(models)`. */
@@ -97,7 +99,7 @@ export class Db implements ModelSession, PivotSession {
   inDialect(engine: EngineName): Db {
     if (engine === this.engine) return this;
     const database = dialectDatabase(engine);
-    return new Db({ database, box: this.shared.box, clock: this.shared.clock, codecs: new Map() }, database.orm.em.fork() as unknown as EntityManager, false, this.scopeParams);
+    return new Db({ database, box: this.shared.box, clock: this.shared.clock, codecs: new Map(), latestIndexes: new Map() }, database.orm.em.fork() as unknown as EntityManager, false, this.scopeParams);
   }
 
   /** Registers the models with the ORM and checks each against its table: a missing table or column stops start-up, naming it. */
@@ -233,6 +235,25 @@ export class Db implements ModelSession, PivotSession {
   }
 
   // ── ModelSession and PivotSession ──────────────────────────────────────
+
+  /**
+   * SQLite: whether an index of the model's table leads with `created_at`, so `latest()` can walk
+   * it (the search migration makes one; an app may have its own). Asked once per model and
+   * database: an index made later is not seen until restart (its pages keep the other plan).
+   */
+  latestIndexed(model: ModelDefinition): Promise<boolean> {
+    if (this.engine !== 'sqlite' || !model.timestamps) return Promise.resolve(false);
+    let known = this.shared.latestIndexes.get(model);
+    if (known === undefined) {
+      known = this.sql(`select 1 as found from pragma_index_list(?) as list where exists (select 1 from pragma_index_info(list.name) as info where info.seqno = 0 and info.name = 'created_at')`, [model.table])
+        .fetchAs()
+        .then((rows) => rows.length > 0);
+      // A failed look (a closed database) is asked again next time.
+      known.catch(() => this.shared.latestIndexes.delete(model));
+      this.shared.latestIndexes.set(model, known);
+    }
+    return known;
+  }
 
   pivotCodec(pivot: PivotDefinition): RowCodec {
     let codec = this.shared.codecs.get(pivot.tableModel);

@@ -21,6 +21,8 @@ export interface ModelSession {
   saveRow(model: ModelDefinition, row: Record<string, unknown>): Promise<Record<string, unknown>>;
   newRow(model: ModelDefinition, values: Record<string, unknown>): Record<string, unknown>;
   isUniqueViolation(error: unknown): boolean;
+  /** SQLite: whether an index of the model's table leads with `created_at` (false elsewhere and without timestamps). */
+  latestIndexed(model: ModelDefinition): Promise<boolean>;
   /** The same data layer compiling for another engine (`toSql(dialect)`); it runs no statement. */
   inDialect(engine: EngineName): ModelSession;
 }

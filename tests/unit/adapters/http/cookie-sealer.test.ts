@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Iron from '@hapi/iron';
 import { describe, expect, it } from 'vitest';
 import { CookieSealer } from '../../../../adapters/http/cookie-sealer.js';
@@ -25,6 +26,22 @@ describe('CookieSealer: iron\'s format, sealed and opened without iron\'s generi
       const encryption = { ...Iron.defaults.encryption, iv: FIXED_IV };
       const ironSealed = await Iron.seal({ n: 'fw_session', v: value }, password, { ...Iron.defaults, encryption });
       expect(await sealer.seal('fw_session', value)).toBe(ironSealed);
+    }
+  });
+
+  // One cipher serves every seal of a sealer (its chain carried from one value to the next):
+  // each value must still come out as a fresh cipher under its own IV writes it, whatever
+  // came before, lengths on and off AES's 16-byte blocks alike.
+  it('writes what iron writes for every value of a long run, each under its own IV', async () => {
+    let iv = Buffer.alloc(16);
+    const sealer = new CookieSealer(keys, { bytes: () => new Uint8Array(iv) });
+    for (let run = 0; run < 60; run++) {
+      iv = randomBytes(16);
+      // `{"n":"s","v":"…"}` is 16 characters around the text: lengths 0 to 59 cross every block boundary.
+      const value = 'é✓x'.repeat(20).slice(0, run);
+      const encryption = { ...Iron.defaults.encryption, iv };
+      const ironSealed = await Iron.seal({ n: 's', v: value }, password, { ...Iron.defaults, encryption });
+      expect(await sealer.seal('s', value)).toBe(ironSealed);
     }
   });
 

@@ -1,0 +1,229 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { parse as parseQuery } from 'node:querystring';
+import { gzip } from 'node:zlib';
+import type { Server } from '@hapi/hapi';
+import { canonicalHost, hostAllowed } from '../../../domain/http/trusted-hosts.js';
+import type { TrustedHosts } from '../../../domain/http/trusted-hosts.js';
+import { RequestBody } from '../kernel/body.js';
+import { frontHeaders, logAccess, startRequest } from '../kernel/front.js';
+import type { FrontOptions } from '../kernel/front.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { KernelRequest, RequestState } from '../kernel/request.js';
+import type { Sealer } from '../kernel/sealer.js';
+import { toWire, toWireNow } from '../kernel/wire.js';
+import type { WireResponse } from '../kernel/wire.js';
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/** What the kernel made of a request before it was handed to hapi to be written. */
+export interface HandedOver {
+  state: RequestState;
+  outcome: { kind: 'wire'; wire: WireResponse } | { kind: 'error'; error: unknown };
+}
+
+const handed = new WeakMap<IncomingMessage, HandedOver>();
+
+/** The kernel's answer to a request `answerPagesFirst` took and then gave to hapi to write; undefined for others. */
+export function handedOver(request: IncomingMessage): HandedOver | undefined {
+  return handed.get(request);
+}
+
+/** hapi's compression threshold (`compression.minBytes`, left at its default): smaller bodies are sent as they are. */
+const COMPRESSION_MIN_BYTES = 1024;
+
+/** A path hapi's router would read as it is: no percent-encoding to normalise, no `.`/`..` segment, no fragment. */
+const PLAIN_PATH = /^\/[\w\-~!$&'()*+,;=:@/]*$/u;
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/u;
+
+/** The types whose pages are written here: hapi would neither rewrite their Content-Type nor refuse to compress them. */
+const WRITTEN_TYPES = /^(?:text\/html|application\/json); charset=/u;
+
+/** hapi's parts this path stands in for: its socket bookkeeping for a clean stop. */
+interface HapiCore {
+  started: boolean;
+  actives: WeakMap<Socket, unknown>;
+}
+
+function hapiCore(server: Server): HapiCore | null {
+  const core = (server as unknown as { _core?: Partial<HapiCore> })._core;
+  return core !== undefined && typeof core.started === 'boolean' && core.actives instanceof WeakMap ? (core as HapiCore) : null;
+}
+
+export interface PagesFirstOptions {
+  kernel: Kernel;
+  front: FrontOptions;
+  trustedHosts: TrustedHosts;
+  sealer: Sealer;
+}
+
+/**
+ * A plain `GET` for a page of the app's routes, run on the node listener before hapi's request
+ * lifecycle: hapi's request object, router, extension points, response marshalling and the
+ * streams it pipes a page through cost about a third of such a request's CPU
+ * (docs/performance.md, fifth round), and for these requests they add nothing the kernel does
+ * not do. The kernel runs as it does under hapi (stage 1's nonce and request id, the same
+ * `KernelRequest`, `toWire`), and the common answer, a 200 page or JSON whose headers hapi would
+ * only complete, is written here with the headers hapi would send (security headers, `no-cache`,
+ * `Accept-Ranges`, `Vary: accept-encoding` and gzip from 1 KB) and its access-log line.
+ *
+ * Anything else goes through hapi exactly as before: requests with a body, a query hapi would
+ * have to normalise, a Range or a conditional header, another route of hapi's (public files,
+ * `/health`, storage, the framework's own), an untrusted or invalid Host, a stopping server.
+ * Answers that need hapi's writing (another status, a file or a stream, a page to compress
+ * for a weighted Accept-Encoding or deflate) and errors are handed to hapi with the kernel's
+ * result already made (`handedOver`): hapi then writes them, with the same state (nonce,
+ * request id) the page was rendered with.
+ */
+export function answerPagesFirst(server: Server, options: PagesFirstOptions): void {
+  const listener = server.listener;
+  const hapiListeners = listener.listeners('request') as RequestListener[];
+  const hapi = hapiListeners[0];
+  const core = hapiCore(server);
+  // Someone else listens too, or hapi is not the one this was written against: hapi takes every request.
+  if (hapiListeners.length !== 1 || hapi === undefined || core === null) return;
+  listener.removeListener('request', hapi);
+  const { kernel, front, trustedHosts } = options;
+  const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
+
+  const plainPage = (request: IncomingMessage): string | null => {
+    if (request.method !== 'GET' || !core.started) return null;
+    const { headers } = request;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || headers['range'] !== undefined || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined || headers['expect'] !== undefined) return null;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
+    if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path) || url.includes('#') || path === '/health') return null;
+    const host = (headers.host ?? '').trim();
+    if (host !== '' && canonicalHost(host) === null) return null;
+    if (!trustedHosts.anyHost && !hostAllowed(trustedHosts, host === '' ? undefined : host)) return null;
+    if (kernel.publicFiles.lookup(path) !== null) return null;
+    // Only hapi's catch-all GET route: the framework's own routes (robots.txt, storage, live reload) stay hapi's.
+    const route = server.match('get', path);
+    return route !== null && route.path === '/{path*}' && route.method === 'get' ? path : null;
+  };
+
+  listener.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const path = plainPage(request);
+    if (path === null) {
+      hapi(request, response);
+      return;
+    }
+    // As hapi does for its own requests: a stop lets this answer finish before closing the connection.
+    const socket = request.socket;
+    core.actives.set(socket, { raw: { req: request, res: response } });
+    response.once('finish', () => {
+      core.actives.delete(socket);
+      if (!core.started) socket.end();
+    });
+    const state = startRequest(front, socket.remoteAddress, request.headers);
+    const url = request.url ?? path;
+    const queryAt = url.indexOf('?');
+    const kernelRequest: KernelRequest = {
+      method: 'GET',
+      path,
+      target: url,
+      host: (request.headers.host ?? '').trim(),
+      // hapi's own reading of a plain target's query (node's querystring: repeated names become lists).
+      query: (queryAt === -1 ? Object.create(null) : parseQuery(url.slice(queryAt + 1))) as Record<string, string | string[]>,
+      headers: request.headers,
+      body: RequestBody.parsed(undefined),
+      state,
+    };
+    const handOver = (outcome: HandedOver['outcome']): void => {
+      handed.set(request, { state, outcome });
+      hapi(request, response);
+    };
+    // Writing failed (a header Node refuses): hapi's 500 page, as when hapi writes it.
+    const failed = (error: unknown): void => {
+      if (response.headersSent) response.destroy(error instanceof Error ? error : new Error(String(error)));
+      else handOver({ kind: 'error', error });
+    };
+    const send = (headers: Record<string, string | string[]>, body: string | Buffer): void => {
+      try {
+        response.writeHead(200, headers);
+        response.end(body);
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      logAccess(state, 'GET', path, 200);
+    };
+    kernel
+      .dispatch(kernelRequest, () => new Promise((resolve) => response.once('close', () => resolve())))
+      .then((reply) => toWireNow(reply, wireOptions) ?? toWire(reply, wireOptions))
+      .then(
+        (wire) => {
+          const written = writtenHere(wire, request, state, kernel.https);
+          if (written === null) {
+            handOver({ kind: 'wire', wire });
+            return;
+          }
+          if (!written.gzip) {
+            send(written.headers, written.body);
+            return;
+          }
+          // On libuv's threads, as hapi's compression stream does.
+          gzip(written.body, (error, compressed) => {
+            if (error !== null) {
+              handOver({ kind: 'error', error });
+              return;
+            }
+            written.headers['content-length'] = String(compressed.length);
+            send(written.headers, compressed);
+          });
+        },
+        (error: unknown) => handOver({ kind: 'error', error }),
+      )
+      .catch(failed);
+  });
+}
+
+/**
+ * The headers hapi would send for this answer, when it is one written here: a 200 with a
+ * non-empty page or JSON, nothing hapi would add a header for but its defaults, and a body
+ * hapi would not compress for this client. Null: hapi writes it.
+ */
+function writtenHere(wire: WireResponse, request: IncomingMessage, state: RequestState, https: boolean): { headers: Record<string, string | string[]>; body: string; gzip: boolean } | null {
+  if (wire.status !== 200 || wire.body.kind !== 'text' || wire.body.text === '') return null;
+  const type = wire.headers.get('content-type');
+  if (type === undefined || !WRITTEN_TYPES.test(type)) return null;
+  for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'accept-ranges']) if (wire.headers.has(name)) return null;
+  const body = wire.body.text;
+  const length = Buffer.byteLength(body);
+  const compressible = length >= COMPRESSION_MIN_BYTES;
+  const encoding = compressible ? contentEncoding(request.headers['accept-encoding']) : 'identity';
+  if (encoding === null) return null;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of wire.headers) headers[name] = value;
+  if (compressible) {
+    const vary = headers['vary'];
+    if (typeof vary === 'string' && /(?:^|,)\s*accept-encoding\s*(?:,|$)/iu.test(vary)) return null;
+    headers['vary'] = vary === undefined ? 'accept-encoding' : `${vary as string},accept-encoding`;
+  }
+  if (wire.cookies.length > 0) headers['set-cookie'] = wire.cookies;
+  const front = frontHeaders(state, https, 200);
+  for (const name in front) headers[name] = front[name] as string;
+  headers['cache-control'] ??= 'no-cache';
+  if (encoding === 'gzip') {
+    // hapi's headers for a compressed answer: no ranges of it; its length once compressed.
+    headers['content-encoding'] = 'gzip';
+    return { headers, body, gzip: true };
+  }
+  headers['content-length'] = String(length);
+  headers['accept-ranges'] = 'bytes';
+  return { headers, body, gzip: false };
+}
+
+/**
+ * hapi's choice among identity, gzip and deflate for the usual headers (`gzip, deflate, br`
+ * and the like, without weights): gzip when named, identity when neither gzip nor deflate is.
+ * Null for weights, `*` or deflate alone: hapi negotiates those itself.
+ */
+function contentEncoding(header: string | undefined): 'identity' | 'gzip' | null {
+  if (header === undefined || header.trim() === '') return 'identity';
+  if (header.includes(';') || header.includes('*')) return null;
+  const names = header.toLowerCase().split(',').map((name) => name.trim());
+  if (names.includes('gzip') || names.includes('x-gzip')) return 'gzip';
+  return names.includes('deflate') ? null : 'identity';
+}
