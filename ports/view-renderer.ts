@@ -41,6 +41,12 @@ export interface RenderOptions {
    * templates it extends are still available to the block; the rest of the page is not rendered.
    */
   block?: string | undefined;
+  /**
+   * The context object was made for this render alone and nobody reads it afterwards: the
+   * renderer may use it as the template's variables instead of a copy (a template's `{% set %}`
+   * and the renderer's own names then land in it). Without it the caller's object is left as it was.
+   */
+  fresh?: boolean | undefined;
 }
 
 /**

@@ -30,8 +30,9 @@ export interface Asker {
 }
 
 export class TemplateAbilities {
-  private readonly answers = new Map<string, Map<unknown, boolean>>();
-  private readonly pending = new Map<string, Set<unknown>>();
+  // Made on the first can(): most pages ask none, and two Maps per request were garbage.
+  private answers: Map<string, Map<unknown, boolean>> | null = null;
+  private pending: Map<string, Set<unknown>> | null = null;
 
   constructor(private readonly user: Asker | null) {}
 
@@ -40,29 +41,31 @@ export class TemplateAbilities {
     if (this.user === null) return false;
     const name = String(ability);
     const subject = rest.length > 0 && !isKeywords(rest[0]) ? rest[0] : NO_SUBJECT;
-    const known = this.answers.get(name)?.get(subject);
+    const known = this.answers?.get(name)?.get(subject);
     if (known !== undefined) return known;
-    const waiting = this.pending.get(name) ?? new Set<unknown>();
+    const pending = (this.pending ??= new Map<string, Set<unknown>>());
+    const waiting = pending.get(name) ?? new Set<unknown>();
     waiting.add(subject);
-    this.pending.set(name, waiting);
+    pending.set(name, waiting);
     return false;
   };
 
   hasPending(): boolean {
-    return this.pending.size > 0;
+    return this.pending !== null && this.pending.size > 0;
   }
 
   /** Asks the policy every question written down since the last time. */
   async answerPending(): Promise<void> {
     const user = this.user;
-    const questions = [...this.pending].flatMap(([ability, subjects]) => [...subjects].map((subject) => ({ ability, subject })));
-    this.pending.clear();
+    const questions = [...(this.pending ?? [])].flatMap(([ability, subjects]) => [...subjects].map((subject) => ({ ability, subject })));
+    this.pending = null;
     if (user === null) return;
     const results = await Promise.all(questions.map(({ ability, subject }) => (subject === NO_SUBJECT ? user.can(ability) : user.can(ability, subject))));
     questions.forEach(({ ability, subject }, index) => {
-      const answers = this.answers.get(ability) ?? new Map<unknown, boolean>();
+      const all = (this.answers ??= new Map<string, Map<unknown, boolean>>());
+      const answers = all.get(ability) ?? new Map<unknown, boolean>();
       answers.set(subject, results[index] === true);
-      this.answers.set(ability, answers);
+      all.set(ability, answers);
     });
   }
 }
@@ -71,14 +74,19 @@ function isKeywords(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as { __keywords?: unknown }).__keywords === true;
 }
 
-/** Renders a page, again while its `can()`s asked questions the policy has not answered yet. */
-export async function renderAnsweringAbilities(renderer: ViewRenderer, template: string, context: Record<string | symbol, unknown>, options: RenderOptions): Promise<string> {
+/**
+ * Renders a page, again while its `can()`s asked questions the policy has not answered yet.
+ * `variables` makes the variables of one render: each round renders with new ones, so what a
+ * round's template set is not seen by the next.
+ */
+export async function renderAnsweringAbilities(renderer: ViewRenderer, template: string, variables: () => Record<string | symbol, unknown>, options: RenderOptions): Promise<string> {
+  const context = variables();
   const abilities = context[TEMPLATE_ABILITIES];
   let html = await renderer.render(template, context, options);
   if (!(abilities instanceof TemplateAbilities)) return html;
   for (let round = 1; round < MAX_ROUNDS && abilities.hasPending(); round++) {
     await abilities.answerPending();
-    html = await renderer.render(template, context, options);
+    html = await renderer.render(template, variables(), options);
   }
   return html;
 }

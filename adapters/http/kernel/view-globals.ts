@@ -62,70 +62,148 @@ function withQuery(path: string, query: Record<string, unknown>): string {
 }
 
 /**
+ * One request's view globals: each call gives a new object holding them, with `data` (a view's
+ * own values) on top. Each render gets an object of its own, so a template's top-level
+ * `{% set %}` never reaches another render, and the renderer may keep it as the template's
+ * variables instead of copying it (`RenderOptions.fresh`).
+ */
+export type ViewGlobals = (data?: Readonly<Record<string, unknown>>) => Record<string | symbol, unknown>;
+
+/**
  * The globals and functions of spec 002 that every view receives, read from this request's
  * context and session. Values an app shares (`App.share`) are computed once per request.
+ *
+ * What depends on the request (the functions, the shared values, the roles) is made once here;
+ * the object is an object literal made per render. Why not a copy: V8 copies an object with
+ * a spread quickly, but adding a property to such a copy (the view's data, the renderer's
+ * stack functions) took ~2 µs each, as every copy gets a layout of its own; a literal's layout
+ * is shared by every request, so adding to it is a cached step (docs/performance.md, views round).
  */
-export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOptions): Promise<Record<string, unknown>> {
+export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOptions): Promise<ViewGlobals> {
   const { renderer } = options;
   const session = ctx.hasSession() ? ctx.session : null;
   const nonce = ctx.request.state.nonce;
   const token = session?.token() ?? '';
   const query = ctx.query;
+  const fixed = appFunctions(options);
 
   const flash: Record<string, unknown> = {};
   for (const key of session?.flashed() ?? []) if (!key.startsWith('_') && key !== TOASTS_KEY) flash[key] = session?.get(key);
 
-  const globals: Record<string | symbol, unknown> = {
-    app: { ...options.app, locale: ctx.locale },
-    request: { path: ctx.path, query, route: ctx.route.name, htmx: ctx.hx.request, boosted: ctx.hx.boosted },
-    auth: { check: ctx.user !== null, user: ctx.user?.forViews() ?? null },
-    flash,
-    errors: session?.errors() ?? {},
-    csrf_token: token,
-    old: (field: string, fallback: unknown = '') => session?.old(field, fallback) ?? fallback,
-    has_old: () => session?.hasOldInput() ?? false,
-    error: (field: string, bag = 'default') => session?.errors(bag)[field]?.[0] ?? null,
-    errors_in: (bag: string) => session?.errors(bag) ?? {},
-    csrf_field: () => renderer.safe(`<input type="hidden" name="_token" value="${escapeHtml(token)}">`),
-    method_field: (verb: string) => renderer.safe(`<input type="hidden" name="_method" value="${escapeHtml(verb.toUpperCase())}">`),
-    route: (...args: unknown[]) => {
-      const { positional, keywords } = splitKeywords(args);
-      const [name, ...rest] = positional;
-      return ctx.urls.route(String(name), rest as (string | number)[], keywords);
-    },
-    asset: (path: string) => options.publicFiles.assetUrl(path),
-    storage_url: (key: string, disk?: string) => {
-      if (options.storageUrl === undefined) throw new FrameworkError('http.no-storage', 'storage_url() needs the app\'s storage disks');
-      return options.storageUrl(String(key), disk === undefined ? undefined : String(disk));
-    },
-    route_is: (...patterns: string[]) => ctx.route.is(...patterns),
-    route_exists: (name: string) => ctx.urls.has(name),
-    class_names: (...args: unknown[]) => classNames(args),
-    csp_nonce: () => nonce,
-    fw_head: () => renderer.safe(fwHead(options.publicFiles, nonce, token)),
-    fw_ui: () => renderer.safe(fwUi(options.publicFiles, nonce)),
-    toasts: () => renderer.safe(toastList(session?.get(TOASTS_KEY), ctx.lang.t('ui.toast.dismiss'))),
-    page_url: (page: number) => withQuery(ctx.path, { ...query, page }),
-    query_with: (...args: unknown[]) => {
-      const { positional, keywords } = splitKeywords(args);
-      const changes = { ...(typeof positional[0] === 'object' && positional[0] !== null ? (positional[0] as Record<string, unknown>) : {}), ...keywords };
-      return withQuery(ctx.path, { ...query, ...changes });
-    },
-  };
+  const app = { ...options.app, locale: ctx.locale };
+  const request = { path: ctx.path, query, route: ctx.route.name, htmx: ctx.hx.request, boosted: ctx.hx.boosted };
   // uiglobals: auth.roles, can(), query_fields(), seo() (page-head.ts, template-abilities.ts).
-  (globals['auth'] as Record<string, unknown>)['roles'] = ctx.user === null ? [] : await ctx.user.roles();
+  const auth = { check: ctx.user !== null, user: ctx.user?.forViews() ?? null, roles: ctx.user === null ? [] : await ctx.user.roles() };
+  const errors = session?.errors() ?? {};
   const abilities = new TemplateAbilities(ctx.user);
-  globals['can'] = abilities.can;
-  globals[TEMPLATE_ABILITIES] = abilities;
-  globals['query_fields'] = (...names: unknown[]) => renderer.safe(queryFieldsHtml(query, splitKeywords(names).positional.flat().map(String)));
-  globals['seo'] = (...args: unknown[]) => {
+  const old = (field: string, fallback: unknown = '') => session?.old(field, fallback) ?? fallback;
+  const hasOld = () => session?.hasOldInput() ?? false;
+  const error = (field: string, bag = 'default') => session?.errors(bag)[field]?.[0] ?? null;
+  const errorsIn = (bag: string) => session?.errors(bag) ?? {};
+  const csrfField = () => renderer.safe(`<input type="hidden" name="_token" value="${escapeHtml(token)}">`);
+  const route = (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywords(args);
+    const [name, ...rest] = positional;
+    return ctx.urls.route(String(name), rest as (string | number)[], keywords);
+  };
+  const routeIs = (...patterns: string[]) => ctx.route.is(...patterns);
+  const routeExists = (name: string) => ctx.urls.has(name);
+  const cspNonce = () => nonce;
+  const head = () => renderer.safe(fwHead(options.publicFiles, nonce, token));
+  const ui = () => renderer.safe(fwUi(options.publicFiles, nonce));
+  const toasts = () => renderer.safe(toastList(session?.get(TOASTS_KEY), ctx.lang.t('ui.toast.dismiss')));
+  const pageUrl = (page: number) => withQuery(ctx.path, { ...query, page });
+  const queryWith = (...args: unknown[]) => {
+    const { positional, keywords } = splitKeywords(args);
+    const changes = { ...(typeof positional[0] === 'object' && positional[0] !== null ? (positional[0] as Record<string, unknown>) : {}), ...keywords };
+    return withQuery(ctx.path, { ...query, ...changes });
+  };
+  const queryFields = (...names: unknown[]) => renderer.safe(queryFieldsHtml(query, splitKeywords(names).positional.flat().map(String)));
+  const seo = (...args: unknown[]) => {
     const { positional, keywords } = splitKeywords(args);
     const [title, description, image, type, canonical] = positional;
     const input = { title, description, image, type, canonical, ...keywords };
     return renderer.safe(seoHtml(input, { appUrl: options.app.url, path: ctx.path, siteName: options.app.name }));
   };
-  for (const share of options.shares) globals[share.name] = await share.compute(ctx);
-  return globals;
+  const shared: [string, unknown][] = [];
+  for (const share of options.shares) shared.push([share.name, await share.compute(ctx)]);
+
+  return (data) => {
+    const globals: Record<string | symbol, unknown> = {
+      app,
+      request,
+      auth,
+      flash,
+      errors,
+      csrf_token: token,
+      old,
+      has_old: hasOld,
+      error,
+      errors_in: errorsIn,
+      csrf_field: csrfField,
+      method_field: fixed.methodField,
+      route,
+      asset: fixed.asset,
+      storage_url: fixed.storageUrl,
+      route_is: routeIs,
+      route_exists: routeExists,
+      class_names: fixed.classNames,
+      csp_nonce: cspNonce,
+      fw_head: head,
+      fw_ui: ui,
+      toasts,
+      page_url: pageUrl,
+      query_with: queryWith,
+      can: abilities.can,
+      query_fields: queryFields,
+      seo,
+      [TEMPLATE_ABILITIES]: abilities,
+    };
+    for (const [name, value] of shared) globals[name] = value;
+    if (data !== undefined) addOwnValues(globals, data);
+    return globals;
+  };
+}
+
+/**
+ * `Object.assign`, except for a `__proto__` key (data parsed from JSON may have one): assigning
+ * it would change the object's prototype, where a spread makes it a plain property.
+ */
+function addOwnValues(target: Record<string | symbol, unknown>, source: Readonly<Record<string, unknown>>): void {
+  if (Object.hasOwn(source, '__proto__')) {
+    for (const key of Reflect.ownKeys(source)) {
+      if (Object.prototype.propertyIsEnumerable.call(source, key)) Object.defineProperty(target, key, { value: source[key as string], writable: true, enumerable: true, configurable: true });
+    }
+    return;
+  }
+  Object.assign(target, source);
+}
+
+interface AppFunctions {
+  methodField: (verb: string) => unknown;
+  asset: (path: string) => string;
+  storageUrl: (key: string, disk?: string) => string;
+  classNames: (...args: unknown[]) => string;
+}
+
+/** The view functions that read nothing of the request, made once per app (per options object). */
+const appFunctionsByOptions = new WeakMap<ViewGlobalsOptions, AppFunctions>();
+
+function appFunctions(options: ViewGlobalsOptions): AppFunctions {
+  const known = appFunctionsByOptions.get(options);
+  if (known !== undefined) return known;
+  const { renderer } = options;
+  const made: AppFunctions = {
+    methodField: (verb) => renderer.safe(`<input type="hidden" name="_method" value="${escapeHtml(verb.toUpperCase())}">`),
+    asset: (path) => options.publicFiles.assetUrl(path),
+    storageUrl: (key, disk) => {
+      if (options.storageUrl === undefined) throw new FrameworkError('http.no-storage', 'storage_url() needs the app\'s storage disks');
+      return options.storageUrl(String(key), disk === undefined ? undefined : String(disk));
+    },
+    classNames: (...args) => classNames(args),
+  };
+  appFunctionsByOptions.set(options, made);
+  return made;
 }
 
 function classNames(args: unknown[]): string {

@@ -6,10 +6,13 @@
  */
 export function forgivingFlash(flash: unknown): object {
   const target = typeof flash === 'object' && flash !== null ? flash : {};
-  return new Proxy(target, {
-    get(object, key) {
-      if (typeof key === 'string' && !(key in object)) return null;
-      return Reflect.get(object, key) as unknown;
-    },
-  });
+  return new Proxy(target, FORGIVING);
 }
+
+/** One handler for every render's proxy: it keeps no state. */
+const FORGIVING: ProxyHandler<object> = {
+  get(object, key) {
+    if (typeof key === 'string' && !(key in object)) return null;
+    return Reflect.get(object, key) as unknown;
+  },
+};

@@ -11,6 +11,7 @@ import nunjucks from 'nunjucks';
 import type { Environment, ILoader } from 'nunjucks';
 import { ViewError } from '../../../ports/view-renderer.js';
 import type { RenderOptions, ViewRenderer } from '../../../ports/view-renderer.js';
+import { adoptRenderVariables, renderAdopting } from './adopted-context.js';
 import { CACHE_LIBRARIES, cacheLibraryImports } from './cached-imports.js';
 import { forgivingFlash } from './forgiving-flash.js';
 import { speedUpEscape } from './fast-escape.js';
@@ -39,6 +40,7 @@ export interface NunjucksViewRendererOptions {
 speedUpFrameSet();
 speedUpEscape();
 cacheLibraryImports();
+adoptRenderVariables();
 
 export class NunjucksViewRenderer implements ViewRenderer {
   /** The nunjucks environment, for the composition root's own additions. */
@@ -82,23 +84,41 @@ export class NunjucksViewRenderer implements ViewRenderer {
     }
     // stack()/push()/prepend()/once() live for one render; stacks are filled in once it is done.
     const stacks = new PageStacks();
-    // One clone of the caller's object first (V8 copies its layout whole), then named stores:
-    // spreading it after other keys copied it key by key into a dictionary-mode object,
-    // ~5 % of a small page's CPU time.
-    const variables: Record<string, unknown> = { ...context };
+    // The render's variables: the caller's object when it was made for this render (`fresh`,
+    // the views stage's pages), else one copy of it, so a template's `{% set %}` never lands in
+    // an object the caller reads again. nunjucks' Context keeps them as they are rather than
+    // copying them once more (adopted-context.ts).
+    const variables: Record<string, unknown> = options.fresh === true ? context : copyOf(context);
     stacks.install(variables);
     variables['flash'] = forgivingFlash(context['flash']);
     if (options.block !== undefined) variables[FRAGMENT_KEY] = fragmentRequest(options.block);
     return new Promise((resolve, reject) => {
       try {
-        this.env.render(template, variables, (error, output) => {
-          if (error) reject(toViewError(error, template));
-          else resolve(stacks.fill(output ?? ''));
-        });
+        renderAdopting(variables, () =>
+          this.env.render(template, variables, (error, output) => {
+            if (error) reject(toViewError(error, template));
+            else resolve(stacks.fill(output ?? ''));
+          }),
+        );
       } catch (error) {
         // A syntax error in the requested template surfaces while loading, before any callback.
         reject(toViewError(error, template));
       }
     });
   }
+}
+
+/**
+ * The caller's own string keys, as nunjucks' Context copied them. Not a spread: V8 gives each
+ * spread copy a layout of its own, so adding the renderer's names to it cost ~2 µs each and
+ * every lookup of a name by the template missed V8's caches (4× slower than in a plain copy,
+ * micro-benchmark in docs/performance.md). A `__proto__` key stays a plain value.
+ */
+function copyOf(context: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(context)) {
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: context[key], writable: true, enumerable: true, configurable: true });
+    else copy[key] = context[key];
+  }
+  return copy;
 }

@@ -25,13 +25,13 @@ interface StackContent {
 }
 
 export class PageStacks {
-  // randomUUID draws from Node's pooled entropy: a per-render randomBytes() call cost ~1 % of a
-  // small page (profile in docs/performance.md), and the token only has to be unguessable.
-  private readonly opening = `<!--fw-stack:${randomUUID()}:`;
-  private readonly stacks = new Map<string, StackContent>();
-  private printed = false;
-  private readonly onceKeys = new Set<string>();
-  private readonly pushedOnce = new Set<string>();
+  // Made when first needed: most pages print no stack() and call neither push() nor once(),
+  // and a Map, two Sets and a token per render were ~0.8 KB of a small page's garbage.
+  /** The placeholders' opening, with this render's token; '' until the page prints a stack(). */
+  private opening = '';
+  private stacks: Map<string, StackContent> | null = null;
+  private onceKeys: Set<string> | null = null;
+  private pushedOnce: Set<string> | null = null;
 
   /**
    * Puts the functions templates call (`stack`, `push`, `prepend`, `once`) into a render's
@@ -39,15 +39,18 @@ export class PageStacks {
    */
   install(variables: Record<string, unknown>): void {
     variables['stack'] ??= (name: unknown) => {
-      this.printed = true;
+      // randomUUID draws from Node's pooled entropy: a per-render randomBytes() call cost ~1 % of
+      // a small page (profile in docs/performance.md), and the token only has to be unguessable.
+      if (this.opening === '') this.opening = `<!--fw-stack:${randomUUID()}:`;
       return new nunjucks.runtime.SafeString(this.placeholder(String(name)));
     };
     variables['push'] ??= (...args: unknown[]) => this.add('after', args);
     variables['prepend'] ??= (...args: unknown[]) => this.add('before', args);
     variables['once'] ??= (key: unknown) => {
       const text = String(key);
-      if (this.onceKeys.has(text)) return false;
-      this.onceKeys.add(text);
+      const seen = (this.onceKeys ??= new Set<string>());
+      if (seen.has(text)) return false;
+      seen.add(text);
       return true;
     };
   }
@@ -60,7 +63,7 @@ export class PageStacks {
   fill(html: string): string {
     // No stack() printed, no placeholder (visitor text cannot carry this render's token): a
     // page without one is not scanned (the scan flattened a large page's string, 9 % of a kit form).
-    if (!this.printed) return html;
+    if (this.opening === '') return html;
     let at = html.indexOf(this.opening);
     if (at < 0) return html;
     let out = '';
@@ -77,7 +80,7 @@ export class PageStacks {
   }
 
   private content(name: string): string {
-    const content = this.stacks.get(name);
+    const content = this.stacks?.get(name);
     return content === undefined ? '' : [...content.before].reverse().join('') + content.after.join('');
   }
 
@@ -95,15 +98,17 @@ export class PageStacks {
     const onceKey = keywords['once'] ?? positional[2];
     if (onceKey !== undefined && onceKey !== null && onceKey !== false) {
       const key = `${name}\u0000${typeof onceKey === 'string' || typeof onceKey === 'number' ? String(onceKey) : JSON.stringify(onceKey)}`;
-      if (this.pushedOnce.has(key)) return '';
-      this.pushedOnce.add(key);
+      const pushed = (this.pushedOnce ??= new Set<string>());
+      if (pushed.has(key)) return '';
+      pushed.add(key);
     }
     const caller = keywords['caller'];
     const content = typeof caller === 'function' ? (caller as () => unknown)() : (positional[1] ?? keywords['content'] ?? '');
     const html = content instanceof nunjucks.runtime.SafeString ? content.toString() : escape(String(content));
-    const stack = this.stacks.get(name) ?? { before: [], after: [] };
+    const stacks = (this.stacks ??= new Map<string, StackContent>());
+    const stack = stacks.get(name) ?? { before: [], after: [] };
     stack[where].push(html);
-    this.stacks.set(name, stack);
+    stacks.set(name, stack);
     return '';
   }
 }

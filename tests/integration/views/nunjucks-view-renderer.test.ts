@@ -302,3 +302,34 @@ describe('imported macros', () => {
     await expect(renderer.render('without.html', page)).rejects.toThrow();
   });
 });
+
+describe("a render's variables", () => {
+  const FILES = {
+    // A page setting a top-level variable, and including a partial that sets its own.
+    'page.html': '{% set count = (count or 0) + 1 %}count={{ count }};{% include "part.html" %};after={{ shade }}',
+    'part.html': '{% set shade = "part" %}shade={{ shade }}',
+  };
+
+  it("keep a template's top-level {% set %} out of the caller's object, render after render", async () => {
+    const renderer = rendererFor(FILES);
+    const context: Record<string, unknown> = { shade: 'page' };
+    expect(await renderer.render('page.html', context)).toBe('count=1;shade=part;after=page');
+    expect(await renderer.render('page.html', context)).toBe('count=1;shade=part;after=page');
+    expect(context).toEqual({ shade: 'page' });
+  });
+
+  it('hold a `__proto__` key of the caller (data parsed from JSON) as a value, not as their prototype', async () => {
+    const renderer = rendererFor({ 'p.html': '{{ polluted | default("no") }}|{{ shade }}' });
+    const context = JSON.parse('{"__proto__": {"polluted": "yes"}, "shade": "page"}') as Record<string, unknown>;
+    expect(await renderer.render('p.html', context)).toBe('no|page');
+  });
+
+  it('are the caller\'s object itself when it was made for that render (`fresh`), still without what an include sets', async () => {
+    const renderer = rendererFor(FILES);
+    const context: Record<string, unknown> = { shade: 'page' };
+    expect(await renderer.render('page.html', context, { fresh: true })).toBe('count=1;shade=part;after=page');
+    // The page's own {% set %} landed in it: nunjucks did not copy it. The include's did not.
+    expect(context['count']).toBe(1);
+    expect(context['shade']).toBe('page');
+  });
+});

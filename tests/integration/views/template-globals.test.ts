@@ -45,7 +45,10 @@ const FILES: Record<string, string> = {
     'nested=[{% if can("see-reports") %}{% if can("export-reports") %}exports{% endif %}{% endif %}]',
     'literal=[{{ can("edit-post", { id: 99, author: "ada@example.com" }) }}]',
     'macro=[{% for post in posts %}{{ edit_link(post) }}{% endfor %}]',
+    // Rendered once per round of can() answers: each round starts from the request's globals.
+    '{% set rounds = (rounds or 0) + 1 %}rounds=[{{ rounds }}]',
   ].join('\n'),
+  'resources/views/proto.html': 'polluted=[{{ polluted | default("no") }}]\ntoken=[{{ csrf_token | length > 0 }}]',
 };
 
 function field(page: string, label: string): string | undefined {
@@ -88,6 +91,8 @@ describe('template globals over a real socket', () => {
               .get('/seo', (ctx) => View.make('seo.html', { title: ctx.query['title'] ?? '', image: ctx.query['image'] ?? '', canonical: ctx.query['canonical'] ?? '' }))
               .get('/seo-keywords', () => View.make('seo-keywords.html'))
               .get('/can', () => View.make('can.html', { posts }))
+              // View data parsed from JSON may hold a `__proto__` key: it stays a plain value.
+              .get('/proto', () => View.make('proto.html', JSON.parse('{"__proto__": {"polluted": "yes"}}') as Record<string, unknown>))
               .post('/test-login/{id}', testLogin),
           })
           .gate('see-reports', async (user) => {
@@ -222,10 +227,18 @@ describe('template globals over a real socket', () => {
     // A subject made up in the template is a new object each render: never answered, so closed.
     expect(field(page, 'literal')).toBe('false');
     expect(field(page, 'macro')).toBe('<a href="/posts/1/edit">Edit Mine</a>');
+    // The last round's page saw none of the earlier rounds' {% set %}.
+    expect(field(page, 'rounds')).toBe('1');
     // Each question reached the policy once in this request, however often the page asked it.
     expect(asked.filter((q) => q === 'see-reports:ada@example.com')).toHaveLength(1);
     expect(asked.filter((q) => q === 'edit-post:1')).toHaveLength(1);
     expect(asked.filter((q) => q === 'export-reports:ada@example.com')).toHaveLength(1);
+  });
+
+  it("view data's own `__proto__` key is a value, not the prototype of the page's variables", async () => {
+    const page = (await server.client().get('/proto')).text;
+    expect(field(page, 'polluted')).toBe('no');
+    expect(field(page, 'token')).toBe('true');
   });
 
   it('can() refuses everything to guests without asking the policy, and follows the gate for other users', async () => {

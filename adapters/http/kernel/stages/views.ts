@@ -12,12 +12,13 @@ import { StopWithReply, headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 import { RawReply, ResolvedRedirect } from '../resolved-replies.js';
 import { TOASTS_KEY } from '../view-globals.js';
+import type { ViewGlobals } from '../view-globals.js';
 import { renderAnsweringAbilities } from '../template-abilities.js';
 
 export interface ViewsStageOptions {
   renderer: ViewRenderer;
   errors: ErrorResponder;
-  globals: (ctx: KernelContext) => Promise<Record<string, unknown>>;
+  globals: (ctx: KernelContext) => Promise<ViewGlobals>;
   /** Origins a redirect built from input may go to: APP_URL's, and the request's own. */
   appOrigin: string;
   /** `back()` without a Referer: the page of the form that was posted, if the app has one (form-page.ts). */
@@ -53,8 +54,10 @@ export function viewsStage(options: ViewsStageOptions): Stage {
       // A fragment has no toasts() slot: toasts waiting for a page wait one request more.
       if (reply.block !== null && ctx.session.flashed().includes(TOASTS_KEY)) ctx.session.keep([TOASTS_KEY]);
       const globals = await options.globals(ctx);
-      // can() in templates is answered between renders (template-abilities.ts).
-      const render = (view: View): Promise<string> => renderAnsweringAbilities(options.renderer, view.template, { ...globals, ...view.data }, view.block === null ? {} : { block: view.block });
+      // can() in templates is answered between renders (template-abilities.ts). Each render
+      // gets new variables, which the renderer may keep rather than copy (`fresh`).
+      const render = (view: View): Promise<string> =>
+        renderAnsweringAbilities(options.renderer, view.template, () => globals(view.data), view.block === null ? FULL_PAGE : { block: view.block, fresh: true });
       let html = await render(reply);
       // Out-of-band pieces only for a partial update: a full page has them in place.
       if (ctx.hx.request) for (const piece of reply.pieces) html += oobPiece(piece, await render(piece.view));
@@ -72,7 +75,7 @@ export function viewsStage(options: ViewsStageOptions): Stage {
 
   const errorPage = async (ctx: KernelContext, answer: ErrorAnswer): Promise<RawReply> => {
     // The globals need the session and may fail themselves: error pages get them when they can.
-    let globals: Record<string, unknown> = {};
+    let globals: ViewGlobals = () => ({});
     try {
       globals = await options.globals(ctx);
     } catch {
@@ -85,7 +88,7 @@ export function viewsStage(options: ViewsStageOptions): Stage {
         path: ctx.path,
         requestId: ctx.requestId,
         log: ctx.log,
-        globals: () => globals,
+        globals: () => globals(),
       },
       answer,
     );
@@ -109,6 +112,9 @@ export function viewsStage(options: ViewsStageOptions): Stage {
     }
   };
 }
+
+/** A whole page's render options: its variables are made for it alone. */
+const FULL_PAGE = { fresh: true } as const;
 
 /** Sent by fw.js with the requests of a form inside a sheet (`<dialog data-fw-sheet>`). */
 export const SHEET_HEADER = 'x-fw-sheet';
