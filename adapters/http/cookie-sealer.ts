@@ -128,6 +128,9 @@ export class CookieSealer {
     let encrypted: Buffer;
     try {
       encrypted = chain.update(plain);
+      // AES-CBC without padding hands back every whole block at once; were a block ever held
+      // back (another OpenSSL), the value would be short and the chain unknown: refuse it.
+      if (encrypted.length !== plain.length) throw new Error('the kept AES-CBC cipher held back a block');
     } catch (error) {
       // Not expected (whole blocks, a valid key): a fresh chain next time, never a half-known one.
       this.chain = null;
