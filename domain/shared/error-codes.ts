@@ -82,6 +82,7 @@ export type ErrorCode =
   | 'http.bad-abort-status'
   | 'http.bad-app-url'
   | 'http.bad-cookie'
+  | 'http.sealing-cipher'
   | 'http.bad-inspector-capacity'
   | 'http.bad-model-binding'
   | 'http.bad-nonce'
