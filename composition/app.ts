@@ -27,7 +27,6 @@ import { buildFetchHandler, startHttpServer } from './http.js';
 import type { HttpParts } from './http.js';
 import type { FetchConnection, FetchHandler } from '../adapters/http/fetch/fetch-handler.js';
 import { AfterResponseWork } from '../adapters/http/after-response.js';
-import { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import type { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
 import { deriveAppKeys } from '../domain/security/app-keys.js';
 import type { Clock } from '../ports/clock.js';
@@ -50,7 +49,7 @@ import { loadConfig } from './config.js';
 import type { Config } from './config.js';
 import { ensureAppKey } from './env-file.js';
 import type { EnvValues } from './env-file.js';
-import type { Module, ModuleClass, Seeder } from './module.js';
+import type { AppListener, Module, ModuleClass, Seeder } from './module.js';
 import { chooseAdapters } from './chosen-adapters.js';
 import type { Closer } from './chosen-adapters.js';
 import type { AppServices } from './services.js';
@@ -119,7 +118,7 @@ export class App {
   private readonly registeredPolicy = new RegisteredAccessPolicy();
   private customPolicy: AccessPolicy | null = null;
   private customTokens: TokenVerifier | null = null;
-  private readonly listeners: { type: EventClass<object>; listener: (event: never, services: AppServices) => void | Promise<void> }[] = [];
+  private readonly listeners: { type: EventClass<object>; listener: AppListener<never> }[] = [];
   private booted: Promise<AppServices> | null = null;
   private readonly scheduled: ScheduleEntry[] = [];
   private outgoing: OutgoingWebhooksOptions | null = null;
@@ -272,9 +271,11 @@ export class App {
 
   /**
    * Runs `listener` after each event of that class (`Registered`, `LoggedIn`, …), in the order
-   * registered; a listener that fails is logged and does not undo the event.
+   * registered; a listener that fails is logged and does not undo the event. It gets the
+   * event, the app's services and the origin: the client address and request id of the
+   * request whose handler published the event (through `ctx.service(…)`), null outside one.
    */
-  listen<E extends object>(type: EventClass<E>, listener: (event: E, services: AppServices) => void | Promise<void>): this {
+  listen<E extends object>(type: EventClass<E>, listener: AppListener<E>): this {
     this.listeners.push({ type, listener });
     return this;
   }
@@ -487,8 +488,7 @@ export class App {
     const onClose = (close: Closer): void => void closers.push(close);
     const output = this.options.logger ?? createLogger(config, onClose);
     // Local debugging only (null otherwise): the request inspector hears log lines, SQL, mails and events.
-    const origin = new AsyncRequestOrigin();
-    const devTools = createDevTools(config, { root: this.root, frameworkRoot: FRAMEWORK_ROOT, logger: output, origin });
+    const devTools = createDevTools(config, { root: this.root, frameworkRoot: FRAMEWORK_ROOT, logger: output });
     if (devTools !== null) onClose(() => devTools.close());
     const logger = devTools === null ? output : recordingLogger(output, devTools);
     // Only the adapters the settings name are loaded (S3, Redis, SMTP… stay out of a SQLite app).
@@ -498,7 +498,7 @@ export class App {
     onClose(() => database.close());
     try {
       // What the app brings in place of the defaults is bound before anything is built.
-      const overrides = new Overrides().set(TOKENS.requestOrigin, origin).set(TOKENS.accessPolicy, this.customPolicy ?? this.registeredPolicy);
+      const overrides = new Overrides().set(TOKENS.accessPolicy, this.customPolicy ?? this.registeredPolicy);
       if (this.options.clock !== undefined) overrides.set(TOKENS.clock, this.options.clock);
       if (this.options.httpClient !== undefined) overrides.set(TOKENS.httpClient, this.options.httpClient);
       if (this.customTokens !== null) overrides.set(TOKENS.tokenVerifier, this.customTokens);
@@ -513,7 +513,7 @@ export class App {
         mailArea(devTools === null ? null : (mailer) => recordingMailer(mailer, devTools)),
         eventsArea((bus) => {
           if (devTools !== null) bus.listen(Object, (event) => devTools.inspector.recordEvent(event));
-          for (const { type, listener } of this.listeners) bus.listen(type, (event) => listener(event as never, services()));
+          for (const { type, listener } of this.listeners) bus.listen(type, (event, origin) => listener(event as never, services(), origin));
         }),
         queueArea(() => {
           const inline = createWorker(services(), this.registeredJobs, this.provided, { queues: [DEFAULT_QUEUE], concurrency: 1 });

@@ -23,7 +23,7 @@ export class Audit implements Module {
   }
 
   register(host: ModuleHost): void {
-    for (const type of RecordActivity.EVENTS) host.listen(type, (event, services) => services.get(TOKENS.recordActivity).record(event));
+    for (const type of RecordActivity.EVENTS) host.listen(type, (event, services, origin) => services.get(TOKENS.recordActivity).record(event, origin));
   }
 
   /** `fwx activity`: the log, newest first, of everyone or of one user. */

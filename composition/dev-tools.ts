@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
 import { RecordingLogger } from '../adapters/http/dev-tools/recording-logger.js';
 import { RecordingMailer } from '../adapters/http/dev-tools/recording-mailer.js';
-import type { AsyncRequestOrigin } from '../adapters/http/kernel/async-request-origin.js';
 import { FRAMEWORK_TEMPLATES } from '../adapters/views/framework-templates.js';
 import type { Logger } from '../ports/logger.js';
 import type { Mailer } from '../ports/mailer.js';
@@ -24,10 +23,9 @@ export function watchFolders(root: string, frameworkRoot: string): string[] {
 }
 
 /** The app's dev tools, or null (production, tests, anything but local debugging): then nothing of them is made. */
-export function createDevTools(config: Config, parts: { root: string; frameworkRoot: string; logger: Logger; origin: AsyncRequestOrigin }): DevTools | null {
+export function createDevTools(config: Config, parts: { root: string; frameworkRoot: string; logger: Logger }): DevTools | null {
   if (!devToolsEnabled(config)) return null;
   return new DevTools({
-    currentRequestId: () => parts.origin.current()?.requestId ?? null,
     watchFolders: watchFolders(parts.root, parts.frameworkRoot),
     logger: parts.logger,
     appUrl: config.app.url,

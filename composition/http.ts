@@ -22,6 +22,7 @@ import { parseTrustedProxies } from '../domain/http/client-ip/client-ip.js';
 import { parseTrustedHosts } from '../domain/http/trusted-hosts.js';
 import type { AppServices } from './services.js';
 import { TOKENS } from './tokens.js';
+import { requestServices } from './request-services.js';
 import { PUBLIC_DISK_PATH, storageSettings } from './storage.js';
 import type { AfterResponseWork } from '../adapters/http/after-response.js';
 import type { DevTools } from '../adapters/http/dev-tools/dev-tools.js';
@@ -131,8 +132,7 @@ function kernelOptions(services: AppServices, parts: HttpParts): KernelOptions {
       },
       records: services.get(TOKENS.recordFinder),
       maintenance: services.get(TOKENS.maintenance),
-      container: (key) => services.get(key),
-      origin: services.get(TOKENS.requestOrigin),
+      container: requestServices(services),
       afterResponse: parts.afterResponse,
       storage: services.get(TOKENS.storage),
       devTools: parts.devTools ?? undefined,

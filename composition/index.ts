@@ -7,7 +7,8 @@
 export { App, AppKernel } from './app.js';
 export type { AppOptions, RunningApp, CommandOutcome, CallOptions } from './app.js';
 export { terminalInput } from '../adapters/cli/terminal-input.js';
-export type { Module, Seeder } from './module.js';
+export type { AppListener, Module, Seeder } from './module.js';
+export type { RequestOrigin } from '../ports/request-origin.js';
 export { TestApp } from './testing.js';
 export { createNodeServer, nodeListener } from '../adapters/http/fetch/node-listener.js';
 export type { FetchHandler, FetchConnection } from '../adapters/http/fetch/fetch-handler.js';

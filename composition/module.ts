@@ -4,6 +4,7 @@ import type { Handler, RequestContext } from '../adapters/http/kernel/request-co
 import type { GeneratedMigration } from '../domain/data/search.js';
 import type { Routes } from '../domain/http/routing/routes.js';
 import type { EventClass } from '../ports/event-bus.js';
+import type { RequestOrigin } from '../ports/request-origin.js';
 import type { Config } from './config.js';
 import type { RegisteredJob } from './jobs.js';
 import type { AppServices } from './services.js';
@@ -42,6 +43,13 @@ export interface Module {
 }
 
 /** A module's class, private constructor or not (`Auth` is made with `Auth.create()`). */
+/**
+ * A listener of `App.listen`: the event, the app's services, and the request whose work
+ * published it (its client address and request id), or null when no request did (a command,
+ * a job, a schedule).
+ */
+export type AppListener<E> = (event: E, services: AppServices, origin: RequestOrigin | null) => void | Promise<void>;
+
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- `instanceof` needs the class itself
 export type ModuleClass<M extends Module> = Function & { readonly prototype: M };
 
@@ -52,5 +60,5 @@ export interface ModuleHost {
   /** A value every view receives under `name`, computed once per request (`App.share`). */
   share(name: string, compute: (ctx: RequestContext) => unknown): void;
   /** `App.listen`: runs after each event of that class. */
-  listen<E extends object>(type: EventClass<E>, listener: (event: E, services: AppServices) => void | Promise<void>): void;
+  listen<E extends object>(type: EventClass<E>, listener: AppListener<E>): void;
 }

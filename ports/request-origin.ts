@@ -1,8 +1,10 @@
 /**
- * Where the work in progress came from: the client's address and the request id of the HTTP
- * request being answered, or null outside a request (a command, a job). Event listeners (the
- * Audit module) read it, since events carry what happened, not who asked over which wire.
+ * Where an event came from: the client's address and the request id of the HTTP request whose
+ * work published it. Events published outside a request (a command, a job, a schedule) have
+ * none: listeners get null. Events carry what happened, not who asked over which wire, so the
+ * origin travels beside the event (the bus hands it to each listener), never inside it.
  */
 export interface RequestOrigin {
-  current(): { readonly ipAddress: string; readonly requestId: string } | null;
+  readonly ipAddress: string;
+  readonly requestId: string;
 }

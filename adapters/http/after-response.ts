@@ -16,7 +16,7 @@ export class AfterResponseWork {
 
   /**
    * Registers the tasks at once (so `settled()` already waits for them) and runs them after
-   * `answered` resolves; `scope` wraps each (the request's origin for the listeners).
+   * `answered` resolves; `scope` wraps each (the dev tools' request inspector, local debugging only).
    */
   schedule(tasks: readonly AfterResponseTask[], options: { answered: Promise<void>; log: Logger; scope?: <T>(run: () => Promise<T>) => Promise<T> }): void {
     if (tasks.length === 0) return;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Cipher } from 'node:crypto';
 import Iron from '@hapi/iron';
+import { FrameworkError } from '../../domain/shared/errors.js';
 import type { RandomSource } from '../../ports/random-source.js';
 
 /** The two keys iron needs, derived from APP_KEY (see `domain/security/app-keys.ts`). */
@@ -128,6 +129,9 @@ export class CookieSealer {
     let encrypted: Buffer;
     try {
       encrypted = chain.update(plain);
+      // AES-CBC without padding hands back every whole block at once; were a block ever held
+      // back (another OpenSSL), the value would be short and the chain unknown: refuse it.
+      if (encrypted.length !== plain.length) throw new FrameworkError('http.sealing-cipher', 'the kept AES-CBC cipher held back a block');
     } catch (error) {
       // Not expected (whole blocks, a valid key): a fresh chain next time, never a half-known one.
       this.chain = null;

@@ -11,9 +11,10 @@ type EventEntry = Pick<ActivityEntry, 'action' | 'userId' | 'data'>;
 
 /**
  * The Audit module's listener: each event it knows becomes one `activity_log` row. Events say
- * what happened; the client address and request id come from the request being answered (null
- * in a command or a job), the time from the clock. The composition registers `record` for
- * each class of `RecordActivity.EVENTS` with `bus.listen`.
+ * what happened; the client address and request id are the origin the bus hands over with the
+ * event (the request that published it; null from a command or a job), the time is the
+ * clock's. The composition registers `record` for each class of `RecordActivity.EVENTS` with
+ * `bus.listen`.
  */
 export class RecordActivity {
   /** Every event class this listener writes, in one list so the wiring cannot miss one. */
@@ -21,7 +22,6 @@ export class RecordActivity {
 
   constructor(
     private readonly log: ActivityLog,
-    private readonly origin: RequestOrigin,
     private readonly clock: Clock,
   ) {}
 
@@ -29,9 +29,8 @@ export class RecordActivity {
     return RecordActivity.EVENTS.some((type) => event instanceof type);
   }
 
-  async record(event: object): Promise<void> {
+  async record(event: object, origin: RequestOrigin | null): Promise<void> {
     const entry = entryOf(event);
-    const origin = this.origin.current();
     await this.log.record({ ...entry, ipAddress: origin?.ipAddress ?? null, requestId: origin?.requestId ?? null, at: this.clock.now() });
   }
 }

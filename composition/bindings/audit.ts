@@ -18,5 +18,5 @@ export function bindActivityLog({ container }: Binding): void {
 
 /** What the Audit module's listener writes with. */
 export function bindAudit({ container }: Pick<Binding, 'container'>): void {
-  provide(container, AUDIT_TOKENS.recordActivity, [AUDIT_TOKENS.activityLog, C.requestOrigin, C.clock], (log, origin, clock) => new RecordActivity(log, origin, clock));
+  provide(container, AUDIT_TOKENS.recordActivity, [AUDIT_TOKENS.activityLog, C.clock], (log, clock) => new RecordActivity(log, clock));
 }

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { SystemClock } from '../../adapters/clock/system-clock.js';
-import { AsyncRequestOrigin } from '../../adapters/http/kernel/async-request-origin.js';
 import { MarkerFileSwitch } from '../../adapters/maintenance/marker-file-switch.js';
 import { FetchHttpClient } from '../../adapters/outbound-http/fetch-http-client.js';
 import type { Database } from '../../adapters/persistence/mikro-orm/database.js';
@@ -32,8 +31,6 @@ export const CORE_TOKENS = {
   maintenance: token<MaintenanceSwitch>('MaintenanceSwitch'),
   /** Every outgoing HTTP call (providers); TestApp.fakeHttp swaps it. */
   httpClient: token<HttpClient>('HttpClient'),
-  /** The request being answered, for listeners of the events its handler published. */
-  requestOrigin: token<AsyncRequestOrigin>('RequestOrigin'),
 } as const;
 
 const T = CORE_TOKENS;
@@ -56,7 +53,6 @@ export function coreArea(values: CoreValues) {
     provideDefault(binding, T.clock, [], () => new SystemClock());
     provide(container, T.random, [], () => new CryptoRandomSource());
     provideDefault(binding, T.httpClient, [], () => new FetchHttpClient());
-    provideDefault(binding, T.requestOrigin, [], () => new AsyncRequestOrigin());
     // The spec's marker file: every process of the app on this machine sees the same one.
     provide(container, T.maintenance, [T.config], (settings) => new MarkerFileSwitch(join(settings.root, 'storage', 'framework', 'down')));
     provide(container, T.migrator, [T.database, T.migrationSources, T.clock], (db, sources, clock) => new SqlFileMigrator(db.raw, sources, clock));

@@ -5,7 +5,10 @@ import { provide, token } from './provide.js';
 import type { Binding } from './provide.js';
 
 export const EVENT_TOKENS = {
+  /** Publishing: with no origin when reached from the app's services; a request's own view through `ctx.service`. */
   eventBus: token<EventBus>('EventBus'),
+  /** The bus with its listeners: what a request's view of the bus publishes through. */
+  eventHub: token<InProcessEventBus>('EventHub'),
 } as const;
 
 /**
@@ -15,10 +18,11 @@ export const EVENT_TOKENS = {
  */
 export function eventsArea(subscribe: (bus: InProcessEventBus) => void) {
   return ({ container }: Binding): void => {
-    provide(container, EVENT_TOKENS.eventBus, [CORE_TOKENS.logger], (logger) => {
+    provide(container, EVENT_TOKENS.eventHub, [CORE_TOKENS.logger], (logger) => {
       const bus = new InProcessEventBus(logger);
       subscribe(bus);
       return bus;
     });
+    provide(container, EVENT_TOKENS.eventBus, [EVENT_TOKENS.eventHub], (hub): EventBus => hub);
   };
 }

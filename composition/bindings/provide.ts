@@ -43,11 +43,27 @@ export class Overrides {
   }
 }
 
+/** How a service bound by `provide` is made: the tokens it is built from, and its factory. */
+export interface Recipe {
+  readonly deps: readonly symbol[];
+  readonly factory: (...args: never[]) => unknown;
+}
+
+/** Every container's recipes, by token: a request's view of the services builds some again (`composition/request-scope.ts`). */
+const RECIPES = new WeakMap<Container, Map<symbol, Recipe>>();
+
+/** How `container` makes the service of `key`, if `provide` bound it (not a constant nor an override). */
+export function recipeOf(container: Container, key: symbol): Recipe | undefined {
+  return RECIPES.get(container)?.get(key);
+}
+
 /**
  * Binds `token` to what `factory` builds from the services named by `deps`, once per
  * container. The tuple of tokens is checked against the factory's parameters. A token bound
  * twice is a mistake (two modules claiming one service): it stops start-up naming the token,
- * rather than the later binding silently replacing the earlier one.
+ * rather than the later binding silently replacing the earlier one. The recipe is kept: a
+ * service built on the event bus is built again for each request that asks for it, around
+ * the request's own view of the bus.
  */
 export function provide<T, A extends unknown[]>(container: Container, t: Token<T>, deps: Tokens<A>, factory: (...args: A) => T): void {
   if (container.isBound(id(t))) throw new MisuseError('app.bound-twice', `The service ${String(id(t))} is bound twice`);
@@ -55,6 +71,9 @@ export function provide<T, A extends unknown[]>(container: Container, t: Token<T
     .bind<T>(id(t))
     .toResolvedValue(factory, deps as never)
     .inSingletonScope();
+  let recipes = RECIPES.get(container);
+  if (recipes === undefined) RECIPES.set(container, (recipes = new Map<symbol, Recipe>()));
+  recipes.set(t, { deps, factory });
 }
 
 export function resolve<T>(container: Container, t: Token<T>): T {

@@ -84,6 +84,7 @@ export type ErrorCode =
   | 'http.bad-cookie'
   | 'http.bad-csrf-pad'
   | 'http.bad-csrf-token'
+  | 'http.sealing-cipher'
   | 'http.bad-inspector-capacity'
   | 'http.bad-model-binding'
   | 'http.bad-nonce'

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { executionAsyncId } from 'node:async_hooks';
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -993,6 +994,20 @@ for (const engine of useEngines()) {
           }),
         ).rejects.toThrow('stop');
         expect(await db.query(Product).pluck('name')).toEqual(['kept']);
+      });
+
+      it('a transaction, nested ones too, turns on no promise hooks (MikroORM\'s em.transactional would, on Node 20, for the rest of the process)', async () => {
+        await db.transaction(async (tx) => {
+          await tx.query(Product).create({ name: 'outer', sku: 'o', price: 1 });
+          await expect(
+            tx.transaction(async (inner) => {
+              await inner.query(Product).create({ name: 'inner', sku: 'i', price: 1 });
+              throw new Error('undo the savepoint only');
+            }),
+          ).rejects.toThrow('undo');
+        });
+        expect(await db.query(Product).pluck('name')).toEqual(['outer']);
+        expect(await Promise.resolve().then(() => executionAsyncId())).toBe(0);
       });
 
       it('transactionRetrying retries busy and conflict errors, and no others', async () => {

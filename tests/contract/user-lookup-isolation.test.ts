@@ -108,8 +108,18 @@ for (const engine of useEngines()) {
     });
 
     it.runIf(engine.name === 'sqlite')('refuses a statement that writes', async () => {
+      const before = await db().raw.first<{ n: number }>('SELECT count(*) AS n FROM users');
       await expect(db().raw.first('DELETE FROM users')).rejects.toMatchObject({ code: 'data.reads-only' });
-      expect(await db().raw.first('SELECT count(*) AS n FROM users')).toBeDefined();
+      // Returns rows, yet writes: refused too.
+      await expect(db().raw.first("INSERT INTO users (name, email, session_epoch, created_at, updated_at) VALUES ('x', 'reads-only@example.com', 0, 0, 0) RETURNING id")).rejects.toMatchObject({ code: 'data.reads-only' });
+      // While the connection is lent (a transaction elsewhere), the queued path refuses as well.
+      let queued: Promise<unknown> = Promise.resolve();
+      await db().raw.session(async () => {
+        queued = db().raw.first('DELETE FROM users').catch((error: unknown) => error);
+        await expect(Promise.race([queued, new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))])).resolves.toBe('waiting');
+      });
+      expect(await queued).toMatchObject({ code: 'data.reads-only' });
+      expect(await db().raw.first<{ n: number }>('SELECT count(*) AS n FROM users')).toEqual(before);
     });
   });
 }

@@ -41,8 +41,9 @@ export const ${name} = defineJob({
 `;
 
 const eventStub = (name: string) => `/**
- * Published with \`services.get(TOKENS.eventBus).publish(new ${name}(…))\`; listened to with
- * \`app.listen(${name}, (event, services) => …)\`.
+ * Published in a handler with \`ctx.service(TOKENS.eventBus).publish(new ${name}(…))\` (the
+ * listeners get the request's address and id), elsewhere with \`services.get(TOKENS.eventBus)\`;
+ * listened to with \`app.listen(${name}, (event, services, origin) => …)\`.
  */
 export class ${name} {
   constructor(readonly id: number) {}

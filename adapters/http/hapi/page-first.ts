@@ -32,17 +32,34 @@ export function handedOver(request: IncomingMessage): HandedOver | undefined {
 /** hapi's compression threshold (`compression.minBytes`, left at its default): smaller bodies are sent as they are. */
 const COMPRESSION_MIN_BYTES = 1024;
 
-/** A path hapi's router would read as it is: no percent-encoding to normalise, no `.`/`..` segment, no fragment. */
+/**
+ * A path hapi's router would read as it is: no percent-encoding to normalise, no fragment, and
+ * no `.` at all, so no `.`/`..` segment either (a path with a dot goes to hapi).
+ */
 const PLAIN_PATH = /^\/[\w\-~!$&'()*+,;=:@/]*$/u;
-const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/u;
+
+/** What hapi logs for a request whose client went away before its answer was written (its `response.disconnectStatusCode`, left at its default). */
+const CLIENT_GONE_STATUS = 499;
 
 /** The types whose pages are written here: hapi would neither rewrite their Content-Type nor refuse to compress them. */
 const WRITTEN_TYPES = /^(?:text\/html|application\/json); charset=/u;
 
-/** hapi's parts this path stands in for: its socket bookkeeping for a clean stop. */
+/**
+ * What hapi's core reads of the request it keeps for a socket in `actives` (core.js, hapi 21):
+ * its stop leaves a socket with an entry open until the answer is written (`has`), and its
+ * `clientError` listener, when the next request on that socket is malformed, too large or too
+ * slow, ends the one in flight with `_reply(400 with Connection: close)`, or, for an invalid
+ * method, waits for `raw.res` to close.
+ */
+interface InFlight {
+  raw: { req: IncomingMessage; res: ServerResponse };
+  _reply(error: unknown): void;
+}
+
+/** hapi's parts this path stands in for: its socket bookkeeping for a clean stop and for client errors. */
 interface HapiCore {
   started: boolean;
-  actives: WeakMap<Socket, unknown>;
+  actives: WeakMap<Socket, InFlight | object>;
 }
 
 function hapiCore(server: Server): HapiCore | null {
@@ -93,7 +110,7 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
     const url = request.url ?? '';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
-    if (!PLAIN_PATH.test(path) || DOT_SEGMENT.test(path) || url.includes('#') || path === '/health') return null;
+    if (!PLAIN_PATH.test(path) || url.includes('#') || path === '/health') return null;
     const host = (headers.host ?? '').trim();
     if (host !== '' && canonicalHost(host) === null) return null;
     if (!trustedHosts.anyHost && !hostAllowed(trustedHosts, host === '' ? undefined : host)) return null;
@@ -109,14 +126,38 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
       hapi(request, response);
       return;
     }
-    // As hapi does for its own requests: a stop lets this answer finish before closing the connection.
     const socket = request.socket;
-    core.actives.set(socket, { raw: { req: request, res: response } });
+    const state = startRequest(front, socket.remoteAddress, request.headers);
+    // Set once the answer is settled: written here, handed to hapi, or left unwritten because the
+    // client went away. Whatever finishes later (the kernel, gzip) then leaves the response alone.
+    let settled = false;
+    const handOver = (outcome: HandedOver['outcome']): void => {
+      settled = true;
+      handed.set(request, { state, outcome });
+      hapi(request, response);
+    };
+    // hapi's request as its core sees it: a stop lets this answer finish before closing the
+    // connection, and a bad request after it on the connection is answered as hapi answers one:
+    // an answer not yet written becomes hapi's (its 400, written by hapi), a written one is left
+    // to finish (hapi's `_reply` does nothing for a request already replied).
+    const inFlight: InFlight = {
+      raw: { req: request, res: response },
+      _reply: (error) => {
+        if (!settled) handOver({ kind: 'error', error });
+      },
+    };
+    core.actives.set(socket, inFlight);
     response.once('finish', () => {
-      core.actives.delete(socket);
+      // Once handed over, the entry is hapi's own request, which hapi removes.
+      if (core.actives.get(socket) === inFlight) core.actives.delete(socket);
       if (!core.started) socket.end();
     });
-    const state = startRequest(front, socket.remoteAddress, request.headers);
+    response.once('close', () => {
+      if (settled) return;
+      // The client went away first: nothing to write, and hapi's access-log line for it.
+      settled = true;
+      logged(state, path, CLIENT_GONE_STATUS);
+    });
     const url = request.url ?? path;
     const queryAt = url.indexOf('?');
     const kernelRequest: KernelRequest = {
@@ -130,16 +171,13 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
       body: RequestBody.parsed(undefined),
       state,
     };
-    const handOver = (outcome: HandedOver['outcome']): void => {
-      handed.set(request, { state, outcome });
-      hapi(request, response);
-    };
     // Writing failed (a header Node refuses): hapi's 500 page, as when hapi writes it.
     const failed = (error: unknown): void => {
       if (response.headersSent) response.destroy(error instanceof Error ? error : new Error(String(error)));
       else handOver({ kind: 'error', error });
     };
     const send = (headers: Record<string, string | string[]>, body: string | Buffer): void => {
+      settled = true;
       try {
         response.writeHead(200, headers);
         response.end(body);
@@ -147,13 +185,14 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
         failed(error);
         return;
       }
-      logAccess(state, 'GET', path, 200);
+      logged(state, path, 200);
     };
     kernel
       .dispatch(kernelRequest, () => new Promise((resolve) => response.once('close', () => resolve())))
       .then((reply) => toWireNow(reply, wireOptions) ?? toWire(reply, wireOptions))
       .then(
         (wire) => {
+          if (settled) return;
           const written = writtenHere(wire, request, state, kernel.https);
           if (written === null) {
             handOver({ kind: 'wire', wire });
@@ -165,6 +204,7 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
           }
           // On libuv's threads, as hapi's compression stream does.
           gzip(written.body, (error, compressed) => {
+            if (settled) return;
             if (error !== null) {
               handOver({ kind: 'error', error });
               return;
@@ -173,10 +213,28 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
             send(written.headers, compressed);
           });
         },
-        (error: unknown) => handOver({ kind: 'error', error }),
+        (error: unknown) => {
+          if (!settled) handOver({ kind: 'error', error });
+        },
       )
-      .catch(failed);
+      // A throw past the settling (a bug): hapi's 500 unless hapi has the request already.
+      .catch((error: unknown) => {
+        if (!handed.has(request)) failed(error);
+      });
   });
+}
+
+/**
+ * The access-log line, which must not throw where it is written: in gzip's callback a logger's
+ * error would be uncaught and end the process, and elsewhere it would be taken for a failed
+ * write. The answer is out either way; a logger that fails has nowhere to report to.
+ */
+function logged(state: RequestState, path: string, status: number): void {
+  try {
+    logAccess(state, 'GET', path, status);
+  } catch {
+    // Nothing to do: see above.
+  }
 }
 
 /**
@@ -201,7 +259,8 @@ function writtenHere(wire: WireResponse, request: IncomingMessage, state: Reques
     if (typeof vary === 'string' && /(?:^|,)\s*accept-encoding\s*(?:,|$)/iu.test(vary)) return null;
     headers['vary'] = vary === undefined ? 'accept-encoding' : `${vary as string},accept-encoding`;
   }
-  if (wire.cookies.length > 0) headers['set-cookie'] = wire.cookies;
+  // The app's own Set-Cookie header first, then the kernel's cookies, as hapi appends them (send-reply.ts).
+  if (wire.cookies.length > 0) headers['set-cookie'] = headers['set-cookie'] === undefined ? wire.cookies : [headers['set-cookie'] as string, ...wire.cookies];
   const front = frontHeaders(state, https, 200);
   for (const name in front) headers[name] = front[name] as string;
   headers['cache-control'] ??= 'no-cache';

@@ -35,6 +35,7 @@ import { Authenticator } from './identity.js';
 import type { IdentityServices } from './identity.js';
 import type { SessionDriver } from './session/session-driver.js';
 import type { RequestStorage } from '../storage/request-storage.js';
+import type { RequestOrigin } from '../../../ports/request-origin.js';
 
 /** What every request's context shares: fixed when the kernel starts. */
 export interface ContextShared {
@@ -50,8 +51,8 @@ export interface ContextShared {
   identity: IdentityServices;
   /** Route model binding (`ctx.found`) reads rows through it. */
   records: RecordFinder;
-  /** The app's services container (`ctx.service(key)`). */
-  services: (key: symbol) => unknown;
+  /** The app's services as a request sees them (`ctx.service(key)`), given its origin. */
+  services: (origin: RequestOrigin) => (key: symbol) => unknown;
   /** `ctx.storage`: the app's disks; null for a kernel built without storage. */
   storage: RequestStorage | null;
 }
@@ -128,6 +129,7 @@ export class KernelContext implements RequestContext {
   private authenticator: Authenticator | null = null;
   private chosenLang: Lang | null = null;
   private languageChooser: (() => Lang) | null = null;
+  private serviceLookup: ((key: symbol) => unknown) | null = null;
 
   constructor(
     readonly request: KernelRequest,
@@ -324,7 +326,9 @@ export class KernelContext implements RequestContext {
   }
 
   service<T>(key: ServiceKey<T>): T {
-    return this.shared.services(key) as T;
+    // What this request publishes through the services reaches listeners with its address and id.
+    this.serviceLookup ??= this.shared.services({ ipAddress: this.ip ?? '', requestId: this.requestId });
+    return this.serviceLookup(key) as T;
   }
 
   get storage(): RequestStorage {

@@ -18,8 +18,12 @@ import { LIVE_VALIDATION_HEADER, answerLiveValidation } from './live-validation.
 import type { RouteLayerPlan } from './route-layers.js';
 import type { FormSchema } from '../validation/form-schema.js';
 import type { AfterResponseWork } from '../after-response.js';
-import type { AsyncRequestOrigin } from './async-request-origin.js';
 import type { KernelRequest } from './request.js';
+
+/** Runs a request's work as that request (`DevTools.within`). */
+export interface RequestScope {
+  within<T>(requestId: string, work: () => T): T;
+}
 
 export interface DispatchOptions {
   table: RouteTable<Handler>;
@@ -30,8 +34,11 @@ export interface DispatchOptions {
   appLayers: readonly Middleware[];
   /** Each route's own layers compiled once at start: middleware outermost first, and what they mark. */
   routeLayers: ReadonlyMap<object, RouteLayerPlan>;
-  /** Where listeners of the events a handler publishes read the client's address and the request id. */
-  origin: AsyncRequestOrigin;
+  /**
+   * What must know the request while its work runs, through every await: the dev tools'
+   * request inspector (local debugging only); null in production, where nothing is wrapped.
+   */
+  scope: RequestScope | null;
   /** Runs what handlers leave for after their answers (`ctx.afterResponse`). */
   afterResponse: AfterResponseWork;
 }
@@ -157,10 +164,11 @@ export function dispatcher(options: DispatchOptions): Dispatch {
         break;
     }
     const context = ctx;
-    const origin = { ipAddress: ctx.ip ?? '', requestId: ctx.requestId };
-    const reply = await options.origin.run(origin, () => runOnion(context, layers, handler));
+    const { scope } = options;
+    const reply = await (scope === null ? runOnion(context, layers, handler) : scope.within(context.requestId, () => runOnion(context, layers, handler)));
     if (context.afterResponseTasks.length > 0) {
-      options.afterResponse.schedule(context.afterResponseTasks, { answered: answered(), log: context.log, scope: (run) => options.origin.run(origin, run) });
+      const id = context.requestId;
+      options.afterResponse.schedule(context.afterResponseTasks, { answered: answered(), log: context.log, ...(scope === null ? {} : { scope: (run) => scope.within(id, run) }) });
     }
     return ctx.traits.etag ? withEtag(ctx, reply) : reply;
   };

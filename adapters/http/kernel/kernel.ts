@@ -17,7 +17,7 @@ import { requestStorage } from '../storage/request-storage.js';
 import type { ViewRenderer } from '../../../ports/view-renderer.js';
 import type { AfterResponseWork } from '../after-response.js';
 import type { FormServices } from '../validation/form-context.js';
-import type { AsyncRequestOrigin } from './async-request-origin.js';
+import type { RequestOrigin } from '../../../ports/request-origin.js';
 import { dispatcher } from './dispatch.js';
 import type { Dispatch } from './dispatch.js';
 import { ErrorResponder } from './error-responder.js';
@@ -91,10 +91,11 @@ export interface KernelServices {
   records: RecordFinder;
   /** Whether the site is down for maintenance (`fwx down`). */
   maintenance: MaintenanceSwitch;
-  /** The app's services container, for `ctx.service(key)`. */
-  container: (key: symbol) => unknown;
-  /** Carries each request's address and id to the listeners of the events its handler publishes. */
-  origin: AsyncRequestOrigin;
+  /**
+   * The app's services as one request sees them, for `ctx.service(key)`: given the request's
+   * origin (address, id), which the events its handler publishes carry to their listeners.
+   */
+  container: (origin: RequestOrigin) => (key: symbol) => unknown;
   /** Runs what handlers leave for after their answers; the app's stop waits for it. */
   afterResponse: AfterResponseWork;
   /** The storage disks: local public files served under their path, temporary links, `storage_url()`. */
@@ -207,7 +208,8 @@ export function createKernel(options: KernelOptions): Kernel {
     frameworkStages,
     appLayers: plans.appLayers,
     routeLayers: plans.routeLayers,
-    origin: services.origin,
+    // Local debugging only: the request inspector follows each request through its awaits.
+    scope: services.devTools === undefined ? null : services.devTools,
     afterResponse: services.afterResponse,
   });
   const errorPage = (request: FrontRequest, answer: ErrorAnswer): Promise<ErrorPage> =>

@@ -81,15 +81,22 @@ export class RawSql {
    * per lookup, more than the statement itself; docs/performance.md). While the connection is
    * lent (a transaction between its BEGIN and COMMIT, a migration, a query of the ORM) or
    * waited for, the read queues for it like any other, so it never runs inside a transaction it
-   * is not part of: SQLite keeps its single writer and every transaction its isolation.
+   * is not part of: SQLite keeps its single writer and every transaction its isolation. A
+   * statement that writes is refused on SQLite (`data.reads-only`) whichever way it runs; on
+   * PostgreSQL it is not inspected (the framework's own callers pass fixed SELECTs).
    */
   first<Row = Record<string, unknown>>(sql: string, params: readonly Param[] = []): Promise<Row | undefined> {
     const idle = this.engine === 'sqlite' ? this.idleSqliteConnection() : null;
-    if (idle === null) return this.session(async (session) => (await session.query<Row>(sql, params))[0]);
+    if (idle === null) {
+      return this.session(async (session) => {
+        if (this.engine === 'sqlite' && this.sqliteConnection !== null) refuseWrites(prepared(this.sqliteConnection, sql), sql);
+        return (await session.query<Row>(sql, params))[0];
+      });
+    }
     const started = this.observer === null ? 0 : performance.now();
     try {
       const statement = prepared(idle, sql);
-      if (!statement.reader) throw new MisuseError('data.reads-only', `RawSql.first runs reads only: ${sql}`);
+      refuseWrites(statement, sql);
       // One value (a lookup by key) is bound without building an array.
       const row = params.length === 1 ? statement.get(sqliteValue(params[0] ?? null)) : statement.get(...sqliteValues(params));
       return Promise.resolve(row as Row | undefined);
@@ -116,6 +123,15 @@ export class RawSql {
 }
 
 type SqliteStatement = ReturnType<BetterSqliteConnection['prepare']>;
+
+/**
+ * `first` is for reads, on either path (idle or queued): SQLite's own `readonly` says whether a
+ * statement writes (`INSERT … RETURNING` returns rows yet writes; better-sqlite3's `reader` only
+ * says it returns rows). PostgreSQL's statements are not checked: see the method's comment.
+ */
+function refuseWrites(statement: SqliteStatement, sql: string): void {
+  if (!statement.readonly) throw new MisuseError('data.reads-only', `RawSql.first runs reads only: ${sql}`);
+}
 
 /**
  * Each connection's prepared statements, by their SQL: preparing one cost more than running it

@@ -31,7 +31,7 @@ export interface SqliteDatabaseClass {
 
 export interface SqliteDatabaseHandle {
   exec(sql: string): unknown;
-  prepare(sql: string): { reader: boolean; all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown; run(...params: unknown[]): unknown };
+  prepare(sql: string): { reader: boolean; readonly: boolean; all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown; run(...params: unknown[]): unknown };
   close(): unknown;
   /** Whether the database is open (false once closed). */
   readonly open: boolean;

@@ -15,6 +15,7 @@
  * nothing is adopted and nunjucks copies as before.
  */
 import nunjucks from 'nunjucks';
+import { FrameworkError } from '../../../domain/shared/errors.js';
 
 interface ContextLike {
   ctx: Record<string, unknown>;
@@ -44,7 +45,7 @@ function contextPrototype(): ContextPrototype {
     new nunjucks.Environment([]),
   );
   probe.render({});
-  if (prototype === null) throw new Error('nunjucks rendered without a context');
+  if (prototype === null) throw new FrameworkError('view.unexpected-compiler-output', 'nunjucks rendered without a context; check the nunjucks version');
   return prototype;
 }
 

@@ -190,14 +190,22 @@ export class Db implements ModelSession, PivotSession {
 
   /** Runs `work` in one transaction: commits when it resolves, rolls back when it throws. Nested calls use savepoints. */
   async transaction<T>(work: (db: Db) => Promise<T>): Promise<T> {
-    return this.em.transactional(async (em) => {
+    // The connection's own transaction, not `em.transactional`: that one runs MikroORM's
+    // AsyncLocalStorages (its transaction context, its flush guard), and on Node 20 running any
+    // AsyncLocalStorage turns on promise hooks for every promise of the process from then on
+    // (docs/decisions.md). Nothing here needs them: every statement names its transaction
+    // (`em.getTransactionContext()`), and rows are never flushed through a unit of work.
+    const em = this.em.fork({ clear: true });
+    const outer = this.em.getTransactionContext<Knex.Transaction>();
+    return this.em.getConnection('write').transactional(async (trx) => {
+      em.setTransactionContext(trx);
       const db = new Db(this.shared, em, true, this.scopeParams);
       // SQLite starts transactions with a deferred BEGIN: two writers that both read first
       // then fail on the lock upgrade instead of waiting. Taking the write lock first (what
       // BEGIN IMMEDIATE does) makes the second writer wait for the busy timeout instead.
       if (this.engine === 'sqlite' && !this.inTransaction) await db.sql('delete from "migrations" where 0').fetchAs();
       return work(db);
-    });
+    }, outer === undefined ? {} : { ctx: outer });
   }
 
   /**

@@ -21,8 +21,8 @@ describe("the spec's 'Link state of a provider account' table through the use ca
   beforeEach(() => {
     activity = new InMemoryActivityLog();
     const bus = new InProcessEventBus(new MemoryLogger());
-    const audit = new RecordActivity(activity, { current: () => ({ ipAddress: '203.0.113.9', requestId: 'req-1' }) }, { now: () => world.clock.now() });
-    for (const type of RecordActivity.EVENTS) bus.listen(type, (event) => audit.record(event));
+    const audit = new RecordActivity(activity, { now: () => world.clock.now() });
+    for (const type of RecordActivity.EVENTS) bus.listen(type, (event) => audit.record(event, { ipAddress: '203.0.113.9', requestId: 'req-1' }));
     world = makeWorld({
       bus,
       providers: (protocol) => [
