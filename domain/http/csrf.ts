@@ -1,4 +1,5 @@
 import { sameSecret } from '../security/constant-time.js';
+import { isMaskOf } from './csrf-mask.js';
 
 /**
  * CSRF: every POST, PUT, PATCH and DELETE must carry the session's token (otherwise 419).
@@ -9,6 +10,10 @@ import { sameSecret } from '../security/constant-time.js';
  * scripts the token under that name, so a value there is ignored rather than trusted. A
  * wrong token in an earlier source is not rescued by a right one in a later source: one
  * request, one token.
+ *
+ * Pages print the token masked (`csrf-mask.ts`, against BREACH), so what comes back is
+ * normally a masked token; the raw session token is accepted too (docs/decisions.md, masked
+ * CSRF tokens): pages printed before masking, still open in browsers, keep working.
  */
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -53,12 +58,17 @@ export function csrfCheck(input: CsrfInput): CsrfVerdict {
   const sent = [input.fieldToken, input.headerToken, input.xsrfCookieEnabled ? input.xsrfHeaderToken : undefined].find(present);
   if (sent === undefined) return { kind: 'refused', reason: 'missing' };
   // A session without a token matches nothing: the form outlived its session.
-  if (!present(input.sessionToken) || !tokensMatch(input.sessionToken, sent)) return { kind: 'refused', reason: 'mismatch' };
+  if (!present(input.sessionToken) || !tokenAccepted(input.sessionToken, sent)) return { kind: 'refused', reason: 'mismatch' };
   return { kind: 'passed' };
 }
 
 function present(token: Token): token is string {
   return token !== null && token !== undefined && token !== '';
+}
+
+/** `sent` is the session's token masked (what pages print) or, for older pages, the raw token. */
+export function tokenAccepted(sessionToken: string, sent: string): boolean {
+  return isMaskOf(sessionToken, sent) || tokensMatch(sessionToken, sent);
 }
 
 /** Constant-time comparison of the session's token with the one sent (see `sameSecret`). */

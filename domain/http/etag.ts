@@ -33,12 +33,35 @@ function withoutNonce(body: Buffer, nonce: Buffer | null): Buffer[] {
   return pieces;
 }
 
-/** A strong ETag (`"…"`) of the body as sent, with every occurrence of the nonce removed. */
-export function etagFor(body: Uint8Array | string, nonce: string | null): string {
+/**
+ * The CSRF token as the page printed it, masked with this response's pad, and the session's
+ * token it stands for (`csrf-mask.ts`).
+ */
+export interface PrintedCsrfToken {
+  readonly printed: string;
+  readonly session: string;
+}
+
+/**
+ * A strong ETag (`"…"`) of the body as sent, with every occurrence of the nonce removed and
+ * every occurrence of the masked CSRF token hashed as the session's token: the mask differs on
+ * every response, the page it stands for does not (and another session's page still differs).
+ */
+export function etagFor(body: Uint8Array | string, nonce: string | null, csrf: PrintedCsrfToken | null = null): string {
   if (nonce === '') throw new MisuseError('http.bad-nonce', 'etagFor: the nonce is null or a non-empty string');
+  if (csrf !== null && csrf.printed === '') throw new MisuseError('http.bad-csrf-token', 'etagFor: the printed CSRF token is empty');
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const hash = createHash('sha256');
-  for (const piece of withoutNonce(bytes, nonce === null ? null : Buffer.from(nonce, 'utf8'))) hash.update(piece);
+  const printed = csrf === null ? null : Buffer.from(csrf.printed, 'utf8');
+  for (const piece of withoutNonce(bytes, nonce === null ? null : Buffer.from(nonce, 'utf8'))) {
+    if (printed === null || csrf === null) {
+      hash.update(piece);
+      continue;
+    }
+    const parts = withoutNonce(piece, printed);
+    hash.update(parts[0] as Buffer);
+    for (let i = 1; i < parts.length; i++) hash.update(csrf.session, 'utf8').update(parts[i] as Buffer);
+  }
   return `"${hash.digest('base64url').slice(0, ETAG_LENGTH)}"`;
 }
 

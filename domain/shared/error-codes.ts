@@ -82,6 +82,8 @@ export type ErrorCode =
   | 'http.bad-abort-status'
   | 'http.bad-app-url'
   | 'http.bad-cookie'
+  | 'http.bad-csrf-pad'
+  | 'http.bad-csrf-token'
   | 'http.sealing-cipher'
   | 'http.bad-inspector-capacity'
   | 'http.bad-model-binding'

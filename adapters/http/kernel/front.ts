@@ -42,6 +42,7 @@ export function startRequest(options: FrontOptions, remoteAddress: string | unde
     log: options.logger.child({ requestId }),
     startedAt: performance.now(),
     formBytes: 0,
+    printedCsrfToken: null,
   };
 }
 

@@ -180,6 +180,7 @@ export function createKernel(options: KernelOptions): Kernel {
     renderer,
     publicFiles,
     shares: plans.shares,
+    random: services.random,
     ...(storage === undefined ? {} : { storageUrl: (key: string, disk?: string) => storageUrl(storage, key, disk) }),
   };
 
@@ -196,7 +197,7 @@ export function createKernel(options: KernelOptions): Kernel {
     // The user and CSRF stages run inside the views stage (the spec lists them just before it),
     // so a bearer token's 401 and the 419 are pages or JSON like every other error.
     userStage(services.identity),
-    csrfStage({ xsrfCookie: settings.xsrfCookie }),
+    csrfStage({ xsrfCookie: settings.xsrfCookie, random: services.random }),
     maintenanceStage({ maintenance: services.maintenance, key: services.keys.maintenanceBypass, clock: services.clock, logger: services.logger }),
     timeoutStage(settings.requestTimeoutMs),
   ];

@@ -35,4 +35,9 @@ export interface RequestState {
   startedAt: number;
   /** Bytes of a form body seen so far, for the 2 MB form limit of bodies without a length. */
   formBytes: number;
+  /**
+   * The masked CSRF token this response's views print (`printedToken`), set when a view is
+   * rendered; the ETag leaves it out as it leaves out the nonce. Null until then.
+   */
+  printedCsrfToken: string | null;
 }

@@ -7,6 +7,8 @@ import { queryFieldsHtml, seoHtml } from './page-head.js';
 import { TEMPLATE_ABILITIES, TemplateAbilities } from './template-abilities.js';
 import { fwHead, fwUi } from './client-assets.js';
 import { FrameworkError } from '../../../domain/shared/errors.js';
+import { maskToken, padLength } from '../../../domain/http/csrf-mask.js';
+import type { RandomSource } from '../../../ports/random-source.js';
 
 /** The flash key toasts wait under until the page that shows them. */
 export const TOASTS_KEY = 'fw:toasts';
@@ -34,6 +36,8 @@ export interface ViewGlobalsOptions {
   renderer: ViewRenderer;
   publicFiles: PublicFiles;
   shares: readonly SharedValue[];
+  /** The pads that mask the CSRF token each response prints (`csrf-mask.ts`). */
+  random: RandomSource;
   /** `storage_url(key, disk?)`: the public URL of a stored file; absent when the app has no storage. */
   storageUrl?: (key: string, disk?: string) => string;
 }
@@ -83,7 +87,10 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
   const { renderer } = options;
   const session = ctx.hasSession() ? ctx.session : null;
   const nonce = ctx.request.state.nonce;
-  const token = session?.token() ?? '';
+  // Pages print the token masked with a pad of their own (BREACH: csrf-mask.ts): one pad per
+  // response, shared by `csrf_token`, every `csrf_field()` and `fw_head()` of its renders.
+  const token = printedToken(session?.token() ?? '', options.random);
+  if (token !== '') ctx.request.state.printedCsrfToken = token;
   const query = ctx.query;
   const fixed = appFunctions(options);
 
@@ -163,6 +170,11 @@ export async function viewGlobals(ctx: KernelContext, options: ViewGlobalsOption
     if (data !== undefined) addOwnValues(globals, data);
     return globals;
   };
+}
+
+/** The session's CSRF token masked with a fresh pad; empty without a session (a bare render). */
+export function printedToken(token: string, random: RandomSource): string {
+  return token === '' ? '' : maskToken(token, random.bytes(padLength(token)));
 }
 
 /**

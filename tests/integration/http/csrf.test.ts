@@ -4,6 +4,7 @@ import { createDefaultApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
+import { unmaskToken } from '../../../domain/http/csrf-mask.js';
 
 const dir = useTempDir('fw-csrf-');
 
@@ -20,6 +21,8 @@ function csrfApp(xsrfCookie: boolean) {
           .post('/webhook', () => json({ received: true }))
           .withoutCsrf()
           .post('/save', () => json({ saved: true }))
+          // The raw session token, as a page printed it before tokens were masked.
+          .get('/raw-token', (ctx) => json({ token: ctx.session.token() }))
           .put('/items/{id}', (ctx) => json({ replaced: ctx.params.int('id') }))
           .post('/after-exemption', () => json({ saved: true }))
           // A route's traits are shared by all its requests: a handler that tries to change them fails.
@@ -72,6 +75,42 @@ describe('CSRF', () => {
     expect((await client.post('/save', { csrf: false, headers: { 'x-csrf-token': token } })).status).toBe(200);
     expect((await client.post('/save', { csrf: false, headers: { 'x-csrf-token': `${token.slice(0, -1)}x` } })).status).toBe(419);
     expect((await client.post('/save', { form: { _token: 'wrong' }, headers: { 'x-csrf-token': token } })).status).toBe(419);
+  });
+
+  it('prints the token masked, differently on every response of one session (BREACH)', async () => {
+    const client = server.client();
+    const raw = (await client.get('/raw-token')).json<{ token: string }>().token;
+    await client.get('/');
+    const first = client.csrfToken ?? '';
+    await client.get('/');
+    const second = client.csrfToken ?? '';
+    expect(first).not.toBe(second);
+    for (const printed of [first, second]) {
+      expect(printed).not.toContain(raw);
+      expect(unmaskToken(printed)).toBe(raw);
+    }
+    // Either masked value proves the one session token, in the form field and in the header.
+    expect((await client.post('/save', { form: { _token: first } })).json()).toEqual({ saved: true });
+    expect((await client.post('/save', { csrf: false, headers: { 'x-csrf-token': second } })).json()).toEqual({ saved: true });
+  });
+
+  it('refuses a masked token with one character changed, cut short or lengthened', async () => {
+    const client = server.client();
+    await client.get('/');
+    const token = client.csrfToken ?? '';
+    const changed = (at: number) => `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    for (const wrong of [changed(0), changed(10), changed(token.length / 2), changed(token.length - 1), token.slice(0, -4), `${token}AAAA`, token.slice(0, token.length / 2)]) {
+      expect((await client.post('/save', { form: { _token: wrong } })).status, wrong).toBe(419);
+    }
+    expect((await client.post('/save', { form: { _token: token } })).status).toBe(200);
+  });
+
+  it('still accepts the raw session token: pages printed before masking may be open in browsers', async () => {
+    const client = server.client();
+    const raw = (await client.get('/raw-token')).json<{ token: string }>().token;
+    expect((await client.post('/save', { form: { _token: raw } })).json()).toEqual({ saved: true });
+    expect((await client.post('/save', { csrf: false, headers: { 'x-csrf-token': raw } })).status).toBe(200);
+    expect((await client.post('/save', { form: { _token: `${raw.slice(0, -1)}${raw.endsWith('A') ? 'B' : 'A'}` } })).status).toBe(419);
   });
 
   it("refuses another visitor's token", async () => {
@@ -127,7 +166,9 @@ describe('CSRF with App.xsrfCookie()', () => {
     expect(line).toBeDefined();
     expect(line).not.toMatch(/HttpOnly/iu);
     const cookie = client.cookies.get('XSRF-TOKEN') ?? '';
-    expect(cookie).toBe(client.csrfToken);
+    // Masked like the page's token, with a pad of its own: both unmask to the session's token.
+    expect(cookie).not.toBe(client.csrfToken);
+    expect(unmaskToken(cookie)).toBe(unmaskToken(client.csrfToken ?? ''));
     expect((await client.post('/save', { csrf: false, headers: { 'x-xsrf-token': cookie } })).json()).toEqual({ saved: true });
   });
 });

@@ -5,6 +5,8 @@ import { withExtras } from '../replies.js';
 import { headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 import type { KernelContext } from '../context.js';
+import type { RandomSource } from '../../../../ports/random-source.js';
+import { printedToken } from '../view-globals.js';
 
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const PAGE_EXPIRED = 'The page expired. Go back, reload it and try again.';
@@ -14,16 +16,18 @@ export const PAGE_EXPIRED = 'The page expired. Go back, reload it and try again.
  * `X-CSRF-Token` header, or with `App.xsrfCookie()` the `XSRF-TOKEN` cookie echoed in
  * `X-XSRF-TOKEN`), else 419. Runs inside the views stage, so the 419 is a page (or JSON for
  * API clients) like every other error. Routes under `.withoutCsrf()` and Bearer requests skip
- * it (a cross-site form cannot set an Authorization header).
+ * it (a cross-site form cannot set an Authorization header). The token sent back is normally
+ * masked (`csrf-mask.ts`); `csrfCheck` unmasks it.
  */
-export function csrfStage(options: { xsrfCookie: boolean }): Stage {
+export function csrfStage(options: { xsrfCookie: boolean; random: RandomSource }): Stage {
   // Not an async function: on the way out there is nothing to add unless the XSRF cookie is on,
   // and each async layer costs the request promises (and, on Node 20, promise hooks).
   return (ctx, next) => {
     if (csrfRequired(ctx.method)) refuseForgery(ctx, options);
     if (!options.xsrfCookie) return next();
-    // Read after the handler: a login or logout in it gave the session a new token.
-    return next().then((reply) => withExtras(reply, SetCookie.make(XSRF_COOKIE, ctx.session.token()).readableByScripts()));
+    // Read after the handler: a login or logout in it gave the session a new token. Masked like
+    // the pages' token: nothing the framework sends carries the raw token.
+    return next().then((reply) => withExtras(reply, SetCookie.make(XSRF_COOKIE, printedToken(ctx.session.token(), options.random)).readableByScripts()));
   };
 }
 

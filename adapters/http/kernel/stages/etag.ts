@@ -16,7 +16,8 @@ function asRaw(reply: Reply): RawReply | null {
 
 /**
  * `.etag()`: a GET or HEAD answered 200 with a body of at most 2 MB gets an `ETag` hashed over
- * the body as sent, without this request's CSP nonce (so one page has one tag across requests);
+ * the body as sent, without this request's CSP nonce and with the session's token in place of
+ * the masked one the page printed (so one page has one tag across requests);
  * a matching `If-None-Match` gets 304 with no body (and, by the security-header stage, no CSP).
  * Applied to the finished reply, after the views stage rendered it.
  */
@@ -24,7 +25,8 @@ export function withEtag(ctx: KernelContext, reply: Reply): Reply {
   const primary = reply instanceof Combined ? reply.primary : reply;
   const raw = asRaw(primary);
   if (raw === null || !etagEligible({ method: ctx.request.method, status: raw.status, bodyBytes: Buffer.byteLength(raw.body) })) return reply;
-  const etag = etagFor(raw.body, ctx.request.state.nonce);
+  const { nonce, printedCsrfToken } = ctx.request.state;
+  const etag = etagFor(raw.body, nonce, printedCsrfToken === null ? null : { printed: printedCsrfToken, session: ctx.session.token() });
   const answer = ifNoneMatchMatches(headerText(ctx.headers['if-none-match']), etag)
     ? new RawReply(304, raw.contentType, '', { etag })
     : new RawReply(raw.status, raw.contentType, raw.body, { ...raw.headers, etag });

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { maskToken, padLength } from '../../../../domain/http/csrf-mask.js';
 import { ETAG_MAX_BODY_BYTES, etagEligible, etagFor, ifNoneMatchMatches } from '../../../../domain/http/etag.js';
 
 const NONCE_A = 'AAAAbbbbCCCCdddd0123';
@@ -42,6 +43,23 @@ describe('etagFor', () => {
         expect(etagFor(pieces.join(first), first)).toBe(etagFor(pieces.join(second), second));
       }),
     );
+  });
+
+  it('hashes a masked CSRF token as the session token it stands for: one ETag per page and session', () => {
+    const sessionA = 'k3Jq9x2VbT0aZr7mW1nPq8sLc4dYf6gH5uE0iO2pAa';
+    const sessionB = 'k3Jq9x2VbT0aZr7mW1nPq8sLc4dYf6gH5uE0iO2pAb';
+    const mask = (token: string) => maskToken(token, randomBytes(padLength(token)));
+    const body = (nonce: string, token: string) => `<meta name="csrf-token" content="${token}"><script nonce="${nonce}"></script><input name="_token" value="${token}">`;
+    const tag = (nonce: string, session: string) => {
+      const printed = mask(session);
+      return etagFor(body(nonce, printed), nonce, { printed, session });
+    };
+    expect(tag(NONCE_A, sessionA)).toBe(tag(NONCE_B, sessionA));
+    expect(tag(NONCE_A, sessionA)).not.toBe(tag(NONCE_A, sessionB));
+    // Without the printed token given, the mask makes every response's tag differ.
+    const printed = mask(sessionA);
+    expect(etagFor(body(NONCE_A, printed), NONCE_A)).not.toBe(etagFor(body(NONCE_A, mask(sessionA)), NONCE_A));
+    expect(() => etagFor('x', null, { printed: '', session: sessionA })).toThrow(TypeError);
   });
 
   it('gives different bodies different ETags', () => {
