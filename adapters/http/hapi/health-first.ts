@@ -1,8 +1,7 @@
-import type { IncomingMessage, Server as NodeServer, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as NodeServer } from 'node:http';
 import { HEALTH_ANSWER, frontHeaders, logAccess, startRequest } from '../kernel/front.js';
 import type { FrontOptions } from '../kernel/front.js';
-
-type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+import { listenInFront } from './in-front-of-hapi.js';
 
 const HEALTH_BODY = JSON.stringify(HEALTH_ANSWER);
 const HEALTH_LENGTH = String(Buffer.byteLength(HEALTH_BODY));
@@ -18,12 +17,8 @@ const HEALTH_LENGTH = String(Buffer.byteLength(HEALTH_BODY));
  * hapi as before (its route, the body limits), so nothing else changes for them.
  */
 export function answerHealthFirst(listener: NodeServer, options: FrontOptions): void {
-  const hapiListeners = listener.listeners('request') as RequestListener[];
-  const hapi = hapiListeners[0];
-  // Someone else listens too (not hapi's way): leave /health to hapi's route, which gives the same answer.
-  if (hapiListeners.length !== 1 || hapi === undefined) return;
-  listener.removeListener('request', hapi);
-  listener.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  // When someone else listens too, hapi's /health route answers, with the same answer.
+  listenInFront(listener, (request, response, hapi) => {
     if (!isPlainHealthProbe(request)) {
       hapi(request, response);
       return;

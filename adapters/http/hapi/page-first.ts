@@ -12,9 +12,8 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { KernelRequest, RequestState } from '../kernel/request.js';
 import type { Sealer } from '../kernel/sealer.js';
 import { toWire, toWireNow } from '../kernel/wire.js';
+import { listenInFront } from './in-front-of-hapi.js';
 import type { WireResponse } from '../kernel/wire.js';
-
-type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /** What the kernel made of a request before it was handed to hapi to be written. */
 export interface HandedOver {
@@ -93,13 +92,9 @@ export interface PagesFirstOptions {
  * request id) the page was rendered with.
  */
 export function answerPagesFirst(server: Server, options: PagesFirstOptions): void {
-  const listener = server.listener;
-  const hapiListeners = listener.listeners('request') as RequestListener[];
-  const hapi = hapiListeners[0];
   const core = hapiCore(server);
-  // Someone else listens too, or hapi is not the one this was written against: hapi takes every request.
-  if (hapiListeners.length !== 1 || hapi === undefined || core === null) return;
-  listener.removeListener('request', hapi);
+  // hapi is not the one this was written against: hapi takes every request.
+  if (core === null) return;
   const { kernel, front, trustedHosts } = options;
   const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
 
@@ -120,7 +115,8 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
     return route !== null && route.path === '/{path*}' && route.method === 'get' ? path : null;
   };
 
-  listener.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  // When someone else listens too, hapi takes every request.
+  listenInFront(server.listener, (request, response, hapi) => {
     const path = plainPage(request);
     if (path === null) {
       hapi(request, response);
