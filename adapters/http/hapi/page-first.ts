@@ -132,6 +132,27 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
   const { kernel, front, trustedHosts } = options;
   const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
 
+  // What the checks below learn from hapi's router and from a Host header is the same for every
+  // request with that path or Host: hapi's routes are all in place before this is installed
+  // (http-kernel.ts) and the trusted hosts are settings. Remembered, bounded (the client chooses
+  // both): the router's lookup and the Host's parsing were ~25 µs of a login's main thread.
+  const hosts = remembered((host: string): boolean => {
+    if (host !== '' && canonicalHost(host) === null) return false;
+    return trustedHosts.anyHost || hostAllowed(trustedHosts, host === '' ? undefined : host);
+  });
+  const getRoutes = remembered((path: string): boolean => {
+    // Only hapi's catch-all GET route: the framework's own routes (robots.txt, storage, live reload) stay hapi's.
+    const route = server.match('get', path);
+    return route !== null && route.path === '/{path*}' && route.method === 'get';
+  });
+  // The payload timeout of the route a form post goes to, or null when that is not hapi's
+  // catch-all route for bodies: webhooks (raw bodies) and the framework's own routes stay hapi's.
+  const postRoutes = remembered((path: string): number | false | null => {
+    const route = server.match('post', path);
+    if (route === null || route.path !== '/{path*}' || route.method !== '*') return null;
+    return route.settings.payload?.timeout ?? false;
+  });
+
   const smallForm = (headers: IncomingMessage['headers']): boolean => {
     const length = headers['content-length'];
     const type = headers['content-type'];
@@ -149,18 +170,13 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
     const path = query === -1 ? url : url.slice(0, query);
     if (!PLAIN_PATH.test(path) || url.includes('#') || path === '/health') return null;
     const host = (headers.host ?? '').trim();
-    if (host !== '' && canonicalHost(host) === null) return null;
-    if (!trustedHosts.anyHost && !hostAllowed(trustedHosts, host === '' ? undefined : host)) return null;
+    if (!hosts.get(host)) return null;
     if (method === 'GET') {
       if (kernel.publicFiles.lookup(path) !== null) return null;
-      // Only hapi's catch-all GET route: the framework's own routes (robots.txt, storage, live reload) stay hapi's.
-      const route = server.match('get', path);
-      return route !== null && route.path === '/{path*}' && route.method === 'get' ? { path, form: null } : null;
+      return getRoutes.get(path) ? { path, form: null } : null;
     }
-    // Only hapi's catch-all route for bodies: webhooks (raw bodies) and the framework's own routes stay hapi's.
-    const route = server.match('post', path);
-    if (route === null || route.path !== '/{path*}' || route.method !== '*') return null;
-    return { path, form: { timeoutMs: route.settings.payload?.timeout ?? false } };
+    const timeoutMs = postRoutes.get(path);
+    return timeoutMs === null ? null : { path, form: { timeoutMs } };
   };
 
   // When someone else listens too, hapi takes every request.
@@ -287,6 +303,23 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
       else handOver({ kind: 'error', error: checked.refusal });
     });
   });
+}
+
+/** How many answers `remembered` keeps before it starts again. */
+const REMEMBERED_ANSWERS = 1024;
+
+/** `answer`, remembered by its key: for a function whose answer depends on the key alone. */
+function remembered<T>(answer: (key: string) => T): { get(key: string): T } {
+  const known = new Map<string, T>();
+  return {
+    get(key) {
+      if (known.has(key)) return known.get(key) as T;
+      const value = answer(key);
+      if (known.size >= REMEMBERED_ANSWERS) known.clear();
+      known.set(key, value);
+      return value;
+    },
+  };
 }
 
 /**
