@@ -72,6 +72,22 @@ export function firstClassDecides(classes: readonly RelevanceClass[], ranked: nu
   return first.weight + (ranked - 1) * lightest > ranked * rest;
 }
 
+/**
+ * Whether, with two classes, in a search filtered by its ranked words, the rows holding every
+ * ranked word in the first class and at least one in the second outrank every other row, and
+ * among them those holding every ranked word in the second class come first, all of one score
+ * (so that order, then the query's next one, ranks them exactly). Each word adds the first
+ * class's weight or not and the second's or not, and is in at least one: the tier scores at
+ * least `ranked` first weights plus one second weight, every other row at most `ranked - 1` first
+ * weights plus `ranked` second ones (or exactly `ranked` first weights). True for one or two
+ * ranked words: a two-word search then reads about a hundredth of the rows it would rank.
+ */
+export function everyWordInFirstClassDecides(classes: readonly RelevanceClass[], ranked: number): boolean {
+  const [first, second] = classes;
+  if (first === undefined || second === undefined || classes.length !== 2 || ranked < 1 || ranked > 2) return false;
+  return ranked * first.weight + second.weight > (ranked - 1) * first.weight + ranked * second.weight;
+}
+
 /** SQLite FTS5: every word, each as a prefix, inside the given columns only (`{title} : ("mug"* "blue"*)`). */
 export function fts5ColumnQuery(columns: readonly string[], words: readonly string[]): string {
   return `{${columns.join(' ')}} : (${fts5Query(words)})`;
