@@ -108,15 +108,36 @@ export function tsClassQuery(words: readonly string[], label: RelevanceClass['la
   return words.map((word) => `${word}:*${label}`).join(' & ');
 }
 
+/** PostgreSQL `to_tsquery`: any of the words, each as a prefix, with this weight label (`mug:*B | blue:*B`). */
+export function tsAnyClassQuery(words: readonly string[], label: RelevanceClass['label']): string {
+  return words.map((word) => `${word}:*${label}`).join(' | ');
+}
+
 /** The FTS5 table of a SQLite model, and the tsvector column of a PostgreSQL one. */
 export function searchIndexName(model: ModelDefinition): string {
   return `${model.table}_search`;
 }
 
 /**
+ * PostgreSQL: the first search column's own text-search vector. Its GIN index (made by
+ * `searchMigrationSql` for a model with two search columns) finds the rows holding words in that
+ * column, which the search column's GIN index cannot: it ignores weight labels. Written the
+ * same in the index and in queries, so the planner matches them.
+ */
+export function firstColumnVector(model: ModelDefinition): string {
+  return `to_tsvector('${model.searchLanguage}', coalesce("${model.search[0] ?? ''}", ''))`;
+}
+
+/** PostgreSQL: the name of `firstColumnVector`'s GIN index. */
+export function firstColumnIndexName(model: ModelDefinition): string {
+  return `${searchIndexName(model)}_first_gin`;
+}
+
+/**
  * The migration that makes a model searchable, for each engine: SQLite an external-content
  * FTS5 table kept current by triggers (so bulk updates and raw SQL are indexed too), PostgreSQL
- * a generated `tsvector` column with a GIN index; on both, for a model with timestamps, an index
+ * a generated `tsvector` column with a GIN index (and, with two search columns, a GIN index on the
+ * first column's own vector: `firstColumnVector`); on both, for a model with timestamps, an index
  * on `(created_at, id)`, the `latest()` order of search results and their ties (a search
  * migration that ran before it was added lacks it: add it in a migration of the app's own). Run
  * it after the table's own migration.
@@ -158,11 +179,13 @@ DROP TABLE IF EXISTS "${index}";
   const vector = columns
     .map((column, position) => `setweight(to_tsvector('${model.searchLanguage}', coalesce("${column}", '')), '${CLASSES[Math.min(position, 3)] ?? 'D'}')`)
     .join(' || ');
+  // Two search columns: ranked two-word searches first read the rows holding both words in the first (model-query's tiers).
+  const first = columns.length === 2 ? { up: `CREATE INDEX "${firstColumnIndexName(model)}" ON "${t}" USING GIN (${firstColumnVector(model)});\n`, down: `DROP INDEX IF EXISTS "${firstColumnIndexName(model)}";\n` } : { up: '', down: '' };
   return {
     up: `ALTER TABLE "${t}" ADD COLUMN "${index}" tsvector GENERATED ALWAYS AS (${vector}) STORED;
 CREATE INDEX "${index}_gin" ON "${t}" USING GIN ("${index}");
-${latest.up}`,
-    down: `${latest.down}DROP INDEX IF EXISTS "${index}_gin";
+${first.up}${latest.up}`,
+    down: `${latest.down}${first.down}DROP INDEX IF EXISTS "${index}_gin";
 ALTER TABLE IF EXISTS "${t}" DROP COLUMN IF EXISTS "${index}";
 `,
   };

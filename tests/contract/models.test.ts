@@ -746,9 +746,10 @@ for (const engine of useEngines()) {
           expect(await db.query(Post).search('w42 w7').limit(10).get()).toHaveLength(10);
           const statements = spy.mock.calls.map(([sql, params]) => ({ sql: String(sql), params: (params ?? []) as unknown[] }));
           expect(statements).toHaveLength(3);
-          for (const { sql, params } of statements) {
+          for (const [at, { sql, params }] of statements.entries()) {
             const plan = (await db.sql(`explain ${sql}`, params).fetchAs<{ 'QUERY PLAN': string }>()).map((step) => step['QUERY PLAN']).join('\n');
-            expect(plan, sql).toMatch(/Bitmap Index Scan on "?posts_search_gin/u);
+            // The ranked read of two words: the rows holding both in the title, through the title's own GIN index.
+            expect(plan, sql).toMatch(at === 2 ? /Bitmap Index Scan on "?posts_search_first_gin/u : /Bitmap Index Scan on "?posts_search_gin/u);
             expect(plan, sql).not.toMatch(/Seq Scan/u);
           }
         } finally {
@@ -758,6 +759,31 @@ for (const engine of useEngines()) {
         const { sql, params } = db.query(Post).whereSearch('w42').orderBy('id', 'desc').limit(20).toSql();
         const plan = (await db.sql(`explain ${sql.replace(/\$\d+/gu, '?')}`, params).fetchAs<{ 'QUERY PLAN': string }>()).map((step) => step['QUERY PLAN']).join('\n');
         expect(plan).toMatch(/Index Scan Backward using posts_pkey/u);
+      });
+
+      it.runIf(engine.name === 'postgres')('a two-word ranked read reads the title tier only where the title index exists (search migrations made before it lack it)', async () => {
+        clock.advance(1000);
+        await db.query(Post).insertMany(Array.from({ length: 40 }, (_, n) => ({ title: n % 2 === 0 ? 'garden lamp' : 'garden', body: n % 3 === 0 ? 'lamp river' : 'river' })));
+        const reads = async (on: Db): Promise<{ ids: number[]; titleTier: boolean }> => {
+          const connection = database().orm.em.getConnection();
+          const spy = vi.spyOn(connection, 'execute');
+          try {
+            const ids = await on.query(Post).search('garden lamp').limit(5).pluck('id');
+            return { ids, titleTier: spy.mock.calls.some(([sql]) => String(sql).includes('to_tsvector(')) };
+          } finally {
+            spy.mockRestore();
+          }
+        };
+        const indexed = await reads(db);
+        expect(indexed.titleTier).toBe(true);
+        expect(indexed.ids).toEqual((await db.query(Post).search('garden lamp').pluck('id')).slice(0, 5));
+        await db.sql('drop index posts_search_first_gin').fetchAs();
+        try {
+          const unindexed = await reads(Db.connect(database(), { box: box(7), clock }));
+          expect(unindexed).toEqual({ ids: indexed.ids, titleTier: false });
+        } finally {
+          await db.sql(`create index posts_search_first_gin on posts using gin (to_tsvector('english', coalesce("title", '')))`).fetchAs();
+        }
       });
 
       it('a ranked page is exactly the full ranking sliced, whichever statement finds it, and counts agree', async () => {

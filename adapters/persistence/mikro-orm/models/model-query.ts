@@ -9,7 +9,7 @@ import type { EngineName } from '../../../../domain/data/columns.js';
 import { clampPage, clampPerPage, decodeCursor, encodeCursor, pageNumbers } from '../../../../domain/data/pages.js';
 import type { CursorPage, LengthAwarePage, SimplePage } from '../../../../domain/data/pages.js';
 import { RecordNotFound } from '../../../../domain/data/record-not-found.js';
-import { everyWordInFirstClassDecides, firstClassDecides, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, fts5Query, relevanceClasses, searchIndexName, searchWords, tsClassQuery, tsQuery } from '../../../../domain/data/search.js';
+import { everyWordInFirstClassDecides, firstClassDecides, firstColumnVector, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, fts5Query, relevanceClasses, searchIndexName, searchWords, tsAnyClassQuery, tsClassQuery, tsQuery } from '../../../../domain/data/search.js';
 import type { ColumnOf, ModelDefinition, NewRowOf, RowOf } from '../../../../domain/data/model.js';
 import { Conditions } from './conditions-builder.js';
 import type { ValueOfColumn } from './conditions-builder.js';
@@ -227,7 +227,7 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
    * so the second tier would read as many rows as the full statement). The query's other
    * conditions, scope and soft deletes stay. Enough rows means limit + offset of them.
    */
-  private relevanceTiers(): ModelQuery<M>[] {
+  private relevanceTiers(firstColumnIndexed: boolean): ModelQuery<M>[] {
     const [first] = this.orders;
     if (first === undefined || !('relevance' in first) || first.relevance === undefined) return [];
     const filter = this.searchFilters.get(first.relevance);
@@ -255,6 +255,26 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       tiers.push(narrowed(everywhere, this.orders.slice(1), true));
     }
     const [top, rest] = classes;
+    if (this.session.engine === 'postgres' && firstColumnIndexed && ranked.length === 2 && ranked.length === words.length && rest !== undefined && everyWordInFirstClassDecides(classes, ranked.length)) {
+      // The same two-word tier: the first column's own GIN index finds the rows holding both words there (the search column's
+      // index ignores weight labels, so through it the tier would visit every match); holding one in the second is a filter on
+      // those few rows, written plainly so the planner does not AND in the search index's bitmap of every match. Both words in
+      // the first column imply the search's filter, which is left out for the same reason.
+      const index = quoted(searchIndexName(this.model));
+      const language = this.model.searchLanguage;
+      const tier = this.clone();
+      tier.conditions.splice(
+        tier.conditions.indexOf(filter),
+        1,
+        { kind: 'raw', sql: `${firstColumnVector(this.model)} @@ (select to_tsquery('${language}', ?))`, params: [tsQuery(ranked)] },
+        { kind: 'raw', sql: `${index} @@ to_tsquery('${language}', ?)`, params: [tsAnyClassQuery(ranked, rest.label)] },
+      );
+      tier.searchFilters = new Map();
+      tier.orders = [{ sql: `(${index} @@ to_tsquery('${language}', ?))::int`, params: [tsClassQuery(ranked, rest.label)], direction: 'desc' }, ...this.orders.slice(1)];
+      tier.limitCount = wanted;
+      tier.offsetCount = null;
+      tiers.push(tier);
+    }
     if (this.session.engine === 'sqlite' && ranked.length === 2 && rest !== undefined && top !== undefined && everyWordInFirstClassDecides(classes, ranked.length)) {
       // Two words, two classes: the rows with both in the first class and one in the second; those with both in the second first.
       // When it finds too few, the first-class tier still runs before the full statement: measured cheaper than going straight to it.
@@ -274,7 +294,12 @@ export class ModelQuery<M extends ModelDefinition> extends Conditions<M> {
       // A newest-first search read with a limit (`simplePaginate`, `first`, `limit(n).get()`) chooses its plan as `paginate` does.
       return this.limitCount !== null && this.mayWalkNewestFirst() ? this.newestFirstBySearchCount(null).then(read) : read(this);
     }
-    const tiers = this.relevanceTiers();
+    // PostgreSQL: the two-word tier needs the first search column's own index (`firstColumnIndexed`, asked once).
+    if (this.session.engine === 'postgres' && this.model.search.length === 2) return this.session.firstColumnIndexed(this.model).then((indexed) => this.readThrough(this.relevanceTiers(indexed), read));
+    return this.readThrough(this.relevanceTiers(false), read);
+  }
+
+  private readThrough<T>(tiers: readonly ModelQuery<M>[], read: (query: ModelQuery<M>) => Promise<T[]>): Promise<T[]> {
     // Ranked first, the full statement reads every match whatever its limit.
     return tiers.length === 0 ? read(this.readingEveryMatch()) : this.readTiers(tiers, read);
   }
