@@ -72,6 +72,22 @@ export function firstClassDecides(classes: readonly RelevanceClass[], ranked: nu
   return first.weight + (ranked - 1) * lightest > ranked * rest;
 }
 
+/**
+ * Whether, with two classes, in a search filtered by its ranked words, the rows holding every
+ * ranked word in the first class and at least one in the second outrank every other row, and
+ * among them those holding every ranked word in the second class come first, all of one score
+ * (so that order, then the query's next one, ranks them exactly). Each word adds the first
+ * class's weight or not and the second's or not, and is in at least one: the tier scores at
+ * least `ranked` first weights plus one second weight, every other row at most `ranked - 1` first
+ * weights plus `ranked` second ones (or exactly `ranked` first weights). True for one or two
+ * ranked words: a two-word search then reads about a hundredth of the rows it would rank.
+ */
+export function everyWordInFirstClassDecides(classes: readonly RelevanceClass[], ranked: number): boolean {
+  const [first, second] = classes;
+  if (first === undefined || second === undefined || classes.length !== 2 || ranked < 1 || ranked > 2) return false;
+  return ranked * first.weight + second.weight > (ranked - 1) * first.weight + ranked * second.weight;
+}
+
 /** SQLite FTS5: every word, each as a prefix, inside the given columns only (`{title} : ("mug"* "blue"*)`). */
 export function fts5ColumnQuery(columns: readonly string[], words: readonly string[]): string {
   return `{${columns.join(' ')}} : (${fts5Query(words)})`;
@@ -92,15 +108,36 @@ export function tsClassQuery(words: readonly string[], label: RelevanceClass['la
   return words.map((word) => `${word}:*${label}`).join(' & ');
 }
 
+/** PostgreSQL `to_tsquery`: any of the words, each as a prefix, with this weight label (`mug:*B | blue:*B`). */
+export function tsAnyClassQuery(words: readonly string[], label: RelevanceClass['label']): string {
+  return words.map((word) => `${word}:*${label}`).join(' | ');
+}
+
 /** The FTS5 table of a SQLite model, and the tsvector column of a PostgreSQL one. */
 export function searchIndexName(model: ModelDefinition): string {
   return `${model.table}_search`;
 }
 
 /**
+ * PostgreSQL: the first search column's own text-search vector. Its GIN index (made by
+ * `searchMigrationSql` for a model with two search columns) finds the rows holding words in that
+ * column, which the search column's GIN index cannot: it ignores weight labels. Written the
+ * same in the index and in queries, so the planner matches them.
+ */
+export function firstColumnVector(model: ModelDefinition): string {
+  return `to_tsvector('${model.searchLanguage}', coalesce("${model.search[0] ?? ''}", ''))`;
+}
+
+/** PostgreSQL: the name of `firstColumnVector`'s GIN index. */
+export function firstColumnIndexName(model: ModelDefinition): string {
+  return `${searchIndexName(model)}_first_gin`;
+}
+
+/**
  * The migration that makes a model searchable, for each engine: SQLite an external-content
  * FTS5 table kept current by triggers (so bulk updates and raw SQL are indexed too), PostgreSQL
- * a generated `tsvector` column with a GIN index; on both, for a model with timestamps, an index
+ * a generated `tsvector` column with a GIN index (and, with two search columns, a GIN index on the
+ * first column's own vector: `firstColumnVector`); on both, for a model with timestamps, an index
  * on `(created_at, id)`, the `latest()` order of search results and their ties (a search
  * migration that ran before it was added lacks it: add it in a migration of the app's own). Run
  * it after the table's own migration.
@@ -142,11 +179,13 @@ DROP TABLE IF EXISTS "${index}";
   const vector = columns
     .map((column, position) => `setweight(to_tsvector('${model.searchLanguage}', coalesce("${column}", '')), '${CLASSES[Math.min(position, 3)] ?? 'D'}')`)
     .join(' || ');
+  // Two search columns: ranked two-word searches first read the rows holding both words in the first (model-query's tiers).
+  const first = columns.length === 2 ? { up: `CREATE INDEX "${firstColumnIndexName(model)}" ON "${t}" USING GIN (${firstColumnVector(model)});\n`, down: `DROP INDEX IF EXISTS "${firstColumnIndexName(model)}";\n` } : { up: '', down: '' };
   return {
     up: `ALTER TABLE "${t}" ADD COLUMN "${index}" tsvector GENERATED ALWAYS AS (${vector}) STORED;
 CREATE INDEX "${index}_gin" ON "${t}" USING GIN ("${index}");
-${latest.up}`,
-    down: `${latest.down}DROP INDEX IF EXISTS "${index}_gin";
+${first.up}${latest.up}`,
+    down: `${latest.down}${first.down}DROP INDEX IF EXISTS "${index}_gin";
 ALTER TABLE IF EXISTS "${t}" DROP COLUMN IF EXISTS "${index}";
 `,
   };

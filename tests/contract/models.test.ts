@@ -703,9 +703,13 @@ for (const engine of useEngines()) {
         const connection = database().orm.em.getConnection();
         const spy = vi.spyOn(connection, 'execute');
         try {
-          // One narrower statement first (the rows holding a word in the title), then the full one when it finds too few.
+          // Two words: the rows holding both in the title and one in the body, then those holding a word in the title, then the full statement, each when the one before finds too few.
           expect(await titles(db.query(Post).search('garden tools').limit(10))).toEqual(['Garden tools']);
-          expect(spy.mock.calls).toHaveLength(2);
+          expect(spy.mock.calls).toHaveLength(3);
+          spy.mockClear();
+          // When the first finds enough, it is the only statement.
+          expect(await titles(db.query(Post).search('garden tools').limit(1))).toEqual(['Garden tools']);
+          expect(spy.mock.calls).toHaveLength(1);
           spy.mockClear();
           expect(await titles(db.query(Post).search('garden').limit(10))).toEqual(['Garden tools']);
           expect(spy.mock.calls.length).toBeLessThanOrEqual(3);
@@ -742,9 +746,10 @@ for (const engine of useEngines()) {
           expect(await db.query(Post).search('w42 w7').limit(10).get()).toHaveLength(10);
           const statements = spy.mock.calls.map(([sql, params]) => ({ sql: String(sql), params: (params ?? []) as unknown[] }));
           expect(statements).toHaveLength(3);
-          for (const { sql, params } of statements) {
+          for (const [at, { sql, params }] of statements.entries()) {
             const plan = (await db.sql(`explain ${sql}`, params).fetchAs<{ 'QUERY PLAN': string }>()).map((step) => step['QUERY PLAN']).join('\n');
-            expect(plan, sql).toMatch(/Bitmap Index Scan on "?posts_search_gin/u);
+            // The ranked read of two words: the rows holding both in the title, through the title's own GIN index.
+            expect(plan, sql).toMatch(at === 2 ? /Bitmap Index Scan on "?posts_search_first_gin/u : /Bitmap Index Scan on "?posts_search_gin/u);
             expect(plan, sql).not.toMatch(/Seq Scan/u);
           }
         } finally {
@@ -754,6 +759,31 @@ for (const engine of useEngines()) {
         const { sql, params } = db.query(Post).whereSearch('w42').orderBy('id', 'desc').limit(20).toSql();
         const plan = (await db.sql(`explain ${sql.replace(/\$\d+/gu, '?')}`, params).fetchAs<{ 'QUERY PLAN': string }>()).map((step) => step['QUERY PLAN']).join('\n');
         expect(plan).toMatch(/Index Scan Backward using posts_pkey/u);
+      });
+
+      it.runIf(engine.name === 'postgres')('a two-word ranked read reads the title tier only where the title index exists (search migrations made before it lack it)', async () => {
+        clock.advance(1000);
+        await db.query(Post).insertMany(Array.from({ length: 40 }, (_, n) => ({ title: n % 2 === 0 ? 'garden lamp' : 'garden', body: n % 3 === 0 ? 'lamp river' : 'river' })));
+        const reads = async (on: Db): Promise<{ ids: number[]; titleTier: boolean }> => {
+          const connection = database().orm.em.getConnection();
+          const spy = vi.spyOn(connection, 'execute');
+          try {
+            const ids = await on.query(Post).search('garden lamp').limit(5).pluck('id');
+            return { ids, titleTier: spy.mock.calls.some(([sql]) => String(sql).includes('to_tsvector(')) };
+          } finally {
+            spy.mockRestore();
+          }
+        };
+        const indexed = await reads(db);
+        expect(indexed.titleTier).toBe(true);
+        expect(indexed.ids).toEqual((await db.query(Post).search('garden lamp').pluck('id')).slice(0, 5));
+        await db.sql('drop index posts_search_first_gin').fetchAs();
+        try {
+          const unindexed = await reads(Db.connect(database(), { box: box(7), clock }));
+          expect(unindexed).toEqual({ ids: indexed.ids, titleTier: false });
+        } finally {
+          await db.sql(`create index posts_search_first_gin on posts using gin (to_tsvector('english', coalesce("title", '')))`).fetchAs();
+        }
       });
 
       it('a ranked page is exactly the full ranking sliced, whichever statement finds it, and counts agree', async () => {
@@ -780,6 +810,34 @@ for (const engine of useEngines()) {
           expect(await db.query(Post).whereSearch(q).count(), q).toBe(await db.query(Post).whereSearch(q).where('id', '>', 0).count());
         }
         expect(await db.query(Post).whereSearch('garden').count()).toBeGreaterThan(0);
+      });
+
+      it('the full ranking is the relevance counted by hand: 4 for a word in the title, 2 in the body, ties newest first', async () => {
+        // Words whose stems are prefixes of themselves on both engines, so "holds the word" is a plain prefix test here.
+        const vocabulary = ['garden', 'gardens', 'kitchen', 'lamp', 'river', 'mug', 'chair'];
+        let seed = 11;
+        const next = (): number => {
+          seed = (seed * 1103515245 + 12345) % 2147483648;
+          return seed / 2147483648;
+        };
+        const text = (count: number): string => Array.from({ length: count }, () => vocabulary[Math.floor(next() * vocabulary.length)]).join(' ');
+        for (let batch = 0; batch < 4; batch++) {
+          clock.advance(1000);
+          await db.query(Post).insertMany(Array.from({ length: 30 }, (_, n) => ({ title: text(1 + (n % 3)), body: text(2 + (n % 4)) })));
+        }
+        const rows = await db.query(Post).orderBy('id').get();
+        const holds = (value: string, word: string): boolean => value.split(' ').some((token) => token.startsWith(word));
+        for (const q of ['garden', 'gard', 'garden lamp', 'mug chair', 'riv kitchen', 'lamp river mug']) {
+          const words = q.split(' ');
+          const score = (post: (typeof rows)[number]): number => words.reduce((sum, word) => sum + (holds(post.title, word) ? 4 : 0) + (holds(post.body, word) ? 2 : 0), 0);
+          const expected = rows
+            .filter((post) => words.every((word) => holds(post.title, word) || holds(post.body, word)))
+            .sort((a, b) => score(b) - score(a) || (b.created_at?.getTime() ?? 0) - (a.created_at?.getTime() ?? 0) || b.id - a.id)
+            .map((post) => post.id);
+          expect(expected.length, q).toBeGreaterThan(0);
+          expect(await db.query(Post).search(q).pluck('id'), q).toEqual(expected);
+          expect(await db.query(Post).search(q).limit(3).pluck('id'), `${q} top 3`).toEqual(expected.slice(0, 3));
+        }
       });
 
       it('a newest-first page of a search is the same rows whichever plan its count picks', async () => {

@@ -11,6 +11,7 @@ import type { Clock } from '../../../../ports/clock.js';
 import type { SecretBox } from '../../../../ports/secret-box.js';
 import type { Database } from '../database.js';
 import type { PivotDefinition } from '../../../../domain/data/pivot.js';
+import { firstColumnIndexName } from '../../../../domain/data/search.js';
 import { dialectDatabase } from './dialect-orm.js';
 import { entityName, entitySchemaFor, pivotEntityName, pivotEntitySchemaFor } from './entity-schema.js';
 import { ModelQuery } from './model-query.js';
@@ -37,6 +38,8 @@ interface Shared {
   readonly codecs: Map<ModelDefinition, RowCodec>;
   /** SQLite: whether an index of each model's table leads with `created_at`, asked once (`latestIndexed`). */
   readonly latestIndexes: Map<ModelDefinition, Promise<boolean>>;
+  /** PostgreSQL: whether each model's first search column has its own GIN index, asked once (`firstColumnIndexed`). */
+  readonly firstColumnIndexes: Map<ModelDefinition, Promise<boolean>>;
 }
 
 /** A model's table or columns missing from the database: start-up stops with this message. */
@@ -85,7 +88,7 @@ export class Db implements ModelSession, PivotSession {
 
   /** A `Db` on an open database; models are registered with the ORM on first use. */
   static connect(database: Database, options: Omit<DbOptions, 'models'>): Db {
-    return new Db({ database, box: options.box, clock: options.clock, codecs: new Map(), latestIndexes: new Map() }, database.orm.em.fork() as unknown as EntityManager, false);
+    return new Db({ database, box: options.box, clock: options.clock, codecs: new Map(), latestIndexes: new Map(), firstColumnIndexes: new Map() }, database.orm.em.fork() as unknown as EntityManager, false);
   }
 
   /** `connect`, then `verify(models)`. */
@@ -99,7 +102,7 @@ export class Db implements ModelSession, PivotSession {
   inDialect(engine: EngineName): Db {
     if (engine === this.engine) return this;
     const database = dialectDatabase(engine);
-    return new Db({ database, box: this.shared.box, clock: this.shared.clock, codecs: new Map(), latestIndexes: new Map() }, database.orm.em.fork() as unknown as EntityManager, false, this.scopeParams);
+    return new Db({ database, box: this.shared.box, clock: this.shared.clock, codecs: new Map(), latestIndexes: new Map(), firstColumnIndexes: new Map() }, database.orm.em.fork() as unknown as EntityManager, false, this.scopeParams);
   }
 
   /** Registers the models with the ORM and checks each against its table: a missing table or column stops start-up, naming it. */
@@ -251,6 +254,24 @@ export class Db implements ModelSession, PivotSession {
       // A failed look (a closed database) is asked again next time.
       known.catch(() => this.shared.latestIndexes.delete(model));
       this.shared.latestIndexes.set(model, known);
+    }
+    return known;
+  }
+
+  /**
+   * PostgreSQL: whether the model's table has the first search column's GIN index
+   * (`firstColumnIndexName`; search migrations made before it lack it). Asked once per model and
+   * database, like `latestIndexed`.
+   */
+  firstColumnIndexed(model: ModelDefinition): Promise<boolean> {
+    if (this.engine !== 'postgres' || model.search.length !== 2) return Promise.resolve(false);
+    let known = this.shared.firstColumnIndexes.get(model);
+    if (known === undefined) {
+      known = this.sql(`select 1 as found from pg_indexes where schemaname = any (current_schemas(false)) and tablename = ? and indexname = ?`, [model.table, firstColumnIndexName(model)])
+        .fetchAs()
+        .then((rows) => rows.length > 0);
+      known.catch(() => this.shared.firstColumnIndexes.delete(model));
+      this.shared.firstColumnIndexes.set(model, known);
     }
     return known;
   }

@@ -23,6 +23,8 @@ export interface ModelSession {
   isUniqueViolation(error: unknown): boolean;
   /** SQLite: whether an index of the model's table leads with `created_at` (false elsewhere and without timestamps). */
   latestIndexed(model: ModelDefinition): Promise<boolean>;
+  /** PostgreSQL: whether the model's first search column has its own GIN index (false elsewhere and without two search columns). */
+  firstColumnIndexed(model: ModelDefinition): Promise<boolean>;
   /** The same data layer compiling for another engine (`toSql(dialect)`); it runs no statement. */
   inDialect(engine: EngineName): ModelSession;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { column, key } from '../../../../domain/data/columns.js';
 import { defineModel } from '../../../../domain/data/model.js';
-import { firstClassDecides, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, relevanceClasses, tsClassQuery } from '../../../../domain/data/search.js';
+import { everyWordInFirstClassDecides, firstClassDecides, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, relevanceClasses, tsClassQuery } from '../../../../domain/data/search.js';
 
 type Column = 'a' | 'b' | 'c' | 'd' | 'e';
 const model = (search: readonly string[]) =>
@@ -55,6 +55,36 @@ describe('relevance counted the same on both engines', () => {
       };
       visit(words, 0, false);
       expect(firstClassDecides(classes, words), `${classes.length} classes, ${words} words`).toBe(classes.length > 1 && inside > outside);
+    }
+  });
+  it.each([1, 2, 3, 4, 5])('every word in the first class and one in the second decides the ranking exactly when that tier outranks every other row and "every word in the second" orders it (%i search columns)', (count) => {
+    const classes = relevanceClasses(model(['a', 'b', 'c', 'd', 'e'].slice(0, count)));
+    for (let words = 1; words <= 4; words++) {
+      // Every row that matches every word: each word sits in a non-empty set of classes.
+      const subsets = Array.from({ length: 2 ** classes.length - 1 }, (_, n) => n + 1);
+      const outside: number[] = [];
+      const inTier = { all: [] as number[], notAll: [] as number[] };
+      const visit = (left: number, score: number, allFirst: boolean, anyOther: boolean, allOther: boolean): void => {
+        if (left === 0) {
+          if (classes.length === 2 && allFirst && anyOther) (allOther ? inTier.all : inTier.notAll).push(score);
+          else outside.push(score);
+          return;
+        }
+        for (const subset of subsets) {
+          const weight = classes.reduce((sum, each, index) => sum + ((subset >> index) & 1) * each.weight, 0);
+          const other = (subset & ~1) !== 0;
+          visit(left - 1, score + weight, allFirst && (subset & 1) === 1, anyOther || other, allOther && other);
+        }
+      };
+      visit(words, 0, true, false, true);
+      const tier = [...inTier.all, ...inTier.notAll];
+      const exact =
+        tier.length > 0 &&
+        Math.min(...tier) > Math.max(...outside) &&
+        new Set(inTier.all).size === 1 &&
+        new Set(inTier.notAll).size <= 1 &&
+        Math.min(...inTier.all) > Math.max(...inTier.notAll, -Infinity);
+      expect(everyWordInFirstClassDecides(classes, words), `${classes.length} classes, ${words} words`).toBe(exact);
     }
   });
 });
