@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Cipher } from 'node:crypto';
+import type { Cipher, Decipher } from 'node:crypto';
 import Iron from '@hapi/iron';
 import { FrameworkError } from '../../domain/shared/errors.js';
 import type { RandomSource } from '../../ports/random-source.js';
@@ -55,6 +55,9 @@ export class CookieSealer {
   /** The cipher every seal encrypts through (`encrypt`), and the last ciphertext block it wrote: its chain's state. */
   private chain: Cipher | null = null;
   private readonly lastBlock = Buffer.alloc(BLOCK_BYTES);
+  /** The decipher every opening decrypts through (`decrypt`), and the last ciphertext block it read: its chain's state. */
+  private openChain: Decipher | null = null;
+  private readonly lastOpenedBlock = Buffer.alloc(BLOCK_BYTES);
   /**
    * Sealed texts this sealer checked (HMAC in constant time) and decrypted, with their JSON: the
    * same text opens again without the HMAC and the AES (most of an unseal's cost;
@@ -175,14 +178,56 @@ export class CookieSealer {
     const sent = Buffer.from(hmac);
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) return null;
     if (!BASE64URL.test(iv) || !BASE64URL.test(encrypted)) return null;
-    let json: string;
+    const json = this.decrypt(Buffer.from(iv, 'base64url'), Buffer.from(encrypted, 'base64url'));
+    if (json === null) return null;
+    return SUSPECT.test(json) ? UNUSUAL : json;
+  }
+
+  /**
+   * AES-256-CBC decryption with PKCS#7 padding, as `createDecipheriv(…).update() + final()`
+   * gives it (null where `final` would throw: no whole blocks, or padding that is not
+   * PKCS#7), through one decipher kept for the sealer's life, as `encrypt` keeps its cipher:
+   * a fresh decipher per opening (node's checks, OpenSSL's lookup and key schedule) cost more
+   * than the decryption. CBC makes each plaintext block D(Cᵢ) ⊕ Cᵢ₋₁, the first D(C₁) ⊕ IV; the
+   * kept decipher XORs the first block of a value with the last ciphertext block it read
+   * instead of the value's IV, so that block is corrected with both, and the rest comes out
+   * as a fresh decipher would give it. Padding is checked and cut here, since the kept
+   * decipher must never be finished.
+   */
+  private decrypt(iv: Buffer, encrypted: Buffer): string | null {
+    if (iv.length !== BLOCK_BYTES || encrypted.length === 0 || encrypted.length % BLOCK_BYTES !== 0) return null;
+    const chain = (this.openChain ??= createDecipheriv('aes-256-cbc', this.password.encryption, Buffer.alloc(BLOCK_BYTES)).setAutoPadding(false));
+    let plain: Buffer | null;
     try {
-      const decipher = createDecipheriv('aes-256-cbc', this.password.encryption, Buffer.from(iv, 'base64url'));
-      json = decipher.update(Buffer.from(encrypted, 'base64url'), undefined, 'utf8') + decipher.final('utf8');
+      plain = chain.update(encrypted);
+    } catch {
+      plain = null;
+    }
+    // Without padding, whole blocks come back at once. Were one held back (another OpenSSL) or
+    // the update to fail, the chain would be unknown: a fresh one next time, and this value
+    // opened the way it always was.
+    if (plain === null || plain.length !== encrypted.length) {
+      this.openChain = null;
+      this.lastOpenedBlock.fill(0);
+      return this.decryptFresh(iv, encrypted);
+    }
+    for (let index = 0; index < BLOCK_BYTES; index++) plain[index] = (plain[index] as number) ^ (this.lastOpenedBlock[index] as number) ^ (iv[index] as number);
+    encrypted.copy(this.lastOpenedBlock, 0, encrypted.length - BLOCK_BYTES);
+    // PKCS#7, as OpenSSL's final checks it: 1 to 16 bytes, each holding the count.
+    const padding = plain[plain.length - 1] as number;
+    if (padding < 1 || padding > BLOCK_BYTES) return null;
+    for (let index = plain.length - padding; index < plain.length; index++) if (plain[index] !== padding) return null;
+    return plain.toString('utf8', 0, plain.length - padding);
+  }
+
+  /** The same with a decipher of its own. */
+  private decryptFresh(iv: Buffer, encrypted: Buffer): string | null {
+    try {
+      const decipher = createDecipheriv('aes-256-cbc', this.password.encryption, iv);
+      return decipher.update(encrypted, undefined, 'utf8') + decipher.final('utf8');
     } catch {
       return null;
     }
-    return SUSPECT.test(json) ? UNUSUAL : json;
   }
 
   private async openWithIron(sealed: string): Promise<unknown> {

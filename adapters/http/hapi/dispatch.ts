@@ -1,12 +1,10 @@
 import { badRequest } from '@hapi/boom';
 import type { Lifecycle, Request } from '@hapi/hapi';
-import { bodyDepthWithin } from '../../../domain/http/body-depth.js';
-import { BODY_TOO_DEEP } from '../kernel/refusal-messages.js';
 import { canonicalHost } from '../../../domain/http/trusted-hosts.js';
 import { RequestBody } from '../kernel/body.js';
 import { headerText } from '../kernel/context.js';
 import type { Dispatch } from '../kernel/dispatch.js';
-import { formNamesRefusal, nestFormNames } from '../kernel/form-names.js';
+import { checkedPayload } from './form-payload.js';
 import { FORM_TOO_LARGE, bodyKind, publicFileCache } from '../kernel/front.js';
 import { rangeFits } from '../kernel/public-files.js';
 import type { PublicFiles } from '../kernel/public-files.js';
@@ -40,23 +38,12 @@ export function hapiDispatcher(options: HapiDispatchOptions): Lifecycle.Method {
       return sendWire(h, handed.outcome.wire);
     }
     if (formTooLarge(request)) return h.response(FORM_TOO_LARGE).code(400).type('text/plain; charset=utf-8');
-    // Bracketed form names become groups and lists (`items[0][name]`), before anything reads the body.
-    const payload: unknown = request.payload;
-    if (bodyKind(request.headers) !== 'other' && request.route.settings.app?.fwRawBody !== true && typeof payload === 'object' && payload !== null && !Buffer.isBuffer(payload)) {
-      const nested = nestFormNames(payload as Record<string, unknown>, options.bodyMaxDepth);
-      if (!nested.ok) {
-        stateOf(request).log.warn('a form with bracketed names past BODY_MAX_DEPTH or the list limit was refused', { reason: nested.reason, maxDepth: options.bodyMaxDepth });
-        throw badRequest(formNamesRefusal(nested.reason));
-      }
-      // hapi's types mark `payload` read-only; the kernel reads it from here on.
-      (request as { payload: unknown }).payload = nested.fields;
-    }
-    // Before anything reads the body (the method override, old input, validation, handlers):
-    // whatever walks it afterwards can rely on it being shallow.
-    if (!bodyDepthWithin(request.payload, options.bodyMaxDepth)) {
-      stateOf(request).log.warn('a request body nested deeper than BODY_MAX_DEPTH was refused', { maxDepth: options.bodyMaxDepth });
-      throw badRequest(BODY_TOO_DEEP);
-    }
+    // Bracketed form names become groups and lists (`items[0][name]`), and nothing nests past
+    // BODY_MAX_DEPTH, before anything reads the body (form-payload.ts).
+    const checked = checkedPayload(request.payload, bodyKind(request.headers) !== 'other' && request.route.settings.app?.fwRawBody !== true, options.bodyMaxDepth, stateOf(request).log);
+    if (!checked.ok) throw checked.refusal;
+    // hapi's types mark `payload` read-only; the kernel reads it from here on.
+    (request as { payload: unknown }).payload = checked.payload;
     // The path of the request target as sent (hapi's `request.path`), never `request.url`,
     // which hapi builds from the Host header: a Host like `a/admin?` would move the path.
     const path = request.path;

@@ -78,6 +78,6 @@ export async function createHttpKernel(options: HttpKernelOptions): Promise<Serv
   // Webhook paths keep their body's bytes for the signature check.
   rawBodyRoutes(server, kernel.rawBodyPaths, { maxBytes: settings.uploadMaxBytes, handler: dispatch });
   // Last, once every route is in hapi's router: plain page GETs skip hapi's lifecycle.
-  answerPagesFirst(server, { kernel, front, trustedHosts: settings.trustedHosts, sealer: services.sealer });
+  answerPagesFirst(server, { kernel, front, trustedHosts: settings.trustedHosts, sealer: services.sealer, bodyMaxDepth: settings.bodyMaxDepth, uploadMaxBytes: settings.uploadMaxBytes });
   return server;
 }

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import { gzip } from 'node:zlib';
 import type { Server } from '@hapi/hapi';
+import { clientTimeout } from '@hapi/boom';
 import { canonicalHost, hostAllowed } from '../../../domain/http/trusted-hosts.js';
 import type { TrustedHosts } from '../../../domain/http/trusted-hosts.js';
 import { RequestBody } from '../kernel/body.js';
@@ -13,6 +14,8 @@ import type { KernelRequest, RequestState } from '../kernel/request.js';
 import type { Sealer } from '../kernel/sealer.js';
 import { toWire, toWireNow } from '../kernel/wire.js';
 import { listenInFront } from './in-front-of-hapi.js';
+import { checkedPayload } from './form-payload.js';
+import { readSmallBody } from './read-small-body.js';
 import type { WireResponse } from '../kernel/wire.js';
 
 /** What the kernel made of a request before it was handed to hapi to be written. */
@@ -39,6 +42,18 @@ const PLAIN_PATH = /^\/[\w\-~!$&'()*+,;=:@/]*$/u;
 
 /** What hapi logs for a request whose client went away before its answer was written (its `response.disconnectStatusCode`, left at its default). */
 const CLIENT_GONE_STATUS = 499;
+
+/**
+ * The form posts read here: urlencoded, as browsers send them (no parameter, or UTF-8 named),
+ * with a Content-Length up to this many bytes. Larger forms, chunked or compressed bodies and
+ * every other type (JSON, multipart) go through hapi's payload reading and its 400/413/415.
+ */
+const SHORT_FORM_MAX_BYTES = 64 * 1024;
+const SHORT_FORM_TYPE = /^application\/x-www-form-urlencoded(?:\s*;\s*charset=utf-8)?$/iu;
+const CONTENT_LENGTH = /^\d{1,9}$/u;
+
+/** Redirects without a body, written here with the headers hapi gives them. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** The types whose pages are written here: hapi would neither rewrite their Content-Type nor refuse to compress them. */
 const WRITTEN_TYPES = /^(?:text\/html|application\/json); charset=/u;
@@ -71,6 +86,16 @@ export interface PagesFirstOptions {
   front: FrontOptions;
   trustedHosts: TrustedHosts;
   sealer: Sealer;
+  /** BODY_MAX_DEPTH, as hapi's dispatcher applies it to a form's fields (form-payload.ts). */
+  bodyMaxDepth: number;
+  /** UPLOAD_MAX_SIZE: hapi's payload limit; a form posted here is never larger. */
+  uploadMaxBytes: number;
+}
+
+/** A request taken here: its path, and for a form post how long hapi would wait for its body. */
+interface Taken {
+  path: string;
+  form: { timeoutMs: number | false } | null;
 }
 
 /**
@@ -83,7 +108,16 @@ export interface PagesFirstOptions {
  * only complete, is written here with the headers hapi would send (security headers, `no-cache`,
  * `Accept-Ranges`, `Vary: accept-encoding` and gzip from 1 KB) and its access-log line.
  *
- * Anything else goes through hapi exactly as before: requests with a body, a query hapi would
+ * A small urlencoded form POST (a login, a sign-up: the form as browsers send it, with a
+ * Content-Length of at most 64 KB) is taken too: its body is read here as hapi's payload step
+ * reads it (`Buffer.concat`, node's querystring, `{}` when empty), checked as hapi's dispatcher
+ * checks it (form-payload.ts), and its usual answer, a redirect without a body, is written here
+ * with the headers hapi gives one. Its other answers (a 422 page, a 200, errors, the 400 of a
+ * form nested too deep) are handed to hapi as above; hapi's payload step then reads the body
+ * already read as empty and the dispatcher answers with the kernel's result. A body that does
+ * not come within hapi's payload timeout is handed over as hapi's (its 408).
+ *
+ * Anything else goes through hapi exactly as before: other requests with a body, a query hapi would
  * have to normalise, a Range or a conditional header, another route of hapi's (public files,
  * `/health`, storage, the framework's own), an untrusted or invalid Host, a stopping server.
  * Answers that need hapi's writing (another status, a file or a stream, a page to compress
@@ -98,30 +132,62 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
   const { kernel, front, trustedHosts } = options;
   const wireOptions = { sealer: options.sealer, https: kernel.https, now: Date.now };
 
-  const plainPage = (request: IncomingMessage): string | null => {
-    if (request.method !== 'GET' || !core.started) return null;
+  // What the checks below learn from hapi's router and from a Host header is the same for every
+  // request with that path or Host: hapi's routes are all in place before this is installed
+  // (http-kernel.ts) and the trusted hosts are settings. Remembered, bounded (the client chooses
+  // both): the router's lookup and the Host's parsing were ~25 µs of a login's main thread.
+  const hosts = remembered((host: string): boolean => {
+    if (host !== '' && canonicalHost(host) === null) return false;
+    return trustedHosts.anyHost || hostAllowed(trustedHosts, host === '' ? undefined : host);
+  });
+  const getRoutes = remembered((path: string): boolean => {
+    // Only hapi's catch-all GET route: the framework's own routes (robots.txt, storage, live reload) stay hapi's.
+    const route = server.match('get', path);
+    return route !== null && route.path === '/{path*}' && route.method === 'get';
+  });
+  // The payload timeout of the route a form post goes to, or null when that is not hapi's
+  // catch-all route for bodies: webhooks (raw bodies) and the framework's own routes stay hapi's.
+  const postRoutes = remembered((path: string): number | false | null => {
+    const route = server.match('post', path);
+    if (route === null || route.path !== '/{path*}' || route.method !== '*') return null;
+    return route.settings.payload?.timeout ?? false;
+  });
+
+  const smallForm = (headers: IncomingMessage['headers']): boolean => {
+    const length = headers['content-length'];
+    const type = headers['content-type'];
+    return length !== undefined && CONTENT_LENGTH.test(length) && Number(length) <= Math.min(SHORT_FORM_MAX_BYTES, options.uploadMaxBytes) && type !== undefined && SHORT_FORM_TYPE.test(type) && headers['content-encoding'] === undefined;
+  };
+
+  const plainRequest = (request: IncomingMessage): Taken | null => {
+    const { method } = request;
+    if ((method !== 'GET' && method !== 'POST') || !core.started) return null;
     const { headers } = request;
-    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || headers['range'] !== undefined || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined || headers['expect'] !== undefined) return null;
+    if (headers['transfer-encoding'] !== undefined || headers['range'] !== undefined || headers['if-none-match'] !== undefined || headers['if-modified-since'] !== undefined || headers['expect'] !== undefined) return null;
+    if (method === 'GET' ? headers['content-length'] !== undefined : !smallForm(headers)) return null;
     const url = request.url ?? '';
     const query = url.indexOf('?');
     const path = query === -1 ? url : url.slice(0, query);
     if (!PLAIN_PATH.test(path) || url.includes('#') || path === '/health') return null;
     const host = (headers.host ?? '').trim();
-    if (host !== '' && canonicalHost(host) === null) return null;
-    if (!trustedHosts.anyHost && !hostAllowed(trustedHosts, host === '' ? undefined : host)) return null;
-    if (kernel.publicFiles.lookup(path) !== null) return null;
-    // Only hapi's catch-all GET route: the framework's own routes (robots.txt, storage, live reload) stay hapi's.
-    const route = server.match('get', path);
-    return route !== null && route.path === '/{path*}' && route.method === 'get' ? path : null;
+    if (!hosts.get(host)) return null;
+    if (method === 'GET') {
+      if (kernel.publicFiles.lookup(path) !== null) return null;
+      return getRoutes.get(path) ? { path, form: null } : null;
+    }
+    const timeoutMs = postRoutes.get(path);
+    return timeoutMs === null ? null : { path, form: { timeoutMs } };
   };
 
   // When someone else listens too, hapi takes every request.
   listenInFront(server.listener, (request, response, hapi) => {
-    const path = plainPage(request);
-    if (path === null) {
+    const taken = plainRequest(request);
+    if (taken === null) {
       hapi(request, response);
       return;
     }
+    const { path } = taken;
+    const method = taken.form === null ? 'GET' : 'POST';
     const socket = request.socket;
     const state = startRequest(front, socket.remoteAddress, request.headers);
     // Set once the answer is settled: written here, handed to hapi, or left unwritten because the
@@ -152,72 +218,108 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
       if (settled) return;
       // The client went away first: nothing to write, and hapi's access-log line for it.
       settled = true;
-      logged(state, path, CLIENT_GONE_STATUS);
+      logged(state, method, path, CLIENT_GONE_STATUS);
     });
     const url = request.url ?? path;
     const queryAt = url.indexOf('?');
-    const kernelRequest: KernelRequest = {
-      method: 'GET',
+    const kernelRequest = (body: RequestBody): KernelRequest => ({
+      method,
       path,
       target: url,
       host: (request.headers.host ?? '').trim(),
       // hapi's own reading of a plain target's query (node's querystring: repeated names become lists).
       query: (queryAt === -1 ? Object.create(null) : parseQuery(url.slice(queryAt + 1))) as Record<string, string | string[]>,
       headers: request.headers,
-      body: RequestBody.parsed(undefined),
+      body,
       state,
-    };
+    });
     // Writing failed (a header Node refuses): hapi's 500 page, as when hapi writes it.
     const failed = (error: unknown): void => {
       if (response.headersSent) response.destroy(error instanceof Error ? error : new Error(String(error)));
       else handOver({ kind: 'error', error });
     };
-    const send = (headers: Record<string, string | string[]>, body: string | Buffer): void => {
+    const send = (status: number, headers: Record<string, string | string[]>, body: string | Buffer): void => {
       settled = true;
       try {
-        response.writeHead(200, headers);
+        response.writeHead(status, headers);
         response.end(body);
       } catch (error) {
         failed(error);
         return;
       }
-      logged(state, path, 200);
+      logged(state, method, path, status);
     };
-    kernel
-      .dispatch(kernelRequest, () => new Promise((resolve) => response.once('close', () => resolve())))
-      .then((reply) => toWireNow(reply, wireOptions) ?? toWire(reply, wireOptions))
-      .then(
-        (wire) => {
-          if (settled) return;
-          const written = writtenHere(wire, request, state, kernel.https);
-          if (written === null) {
-            handOver({ kind: 'wire', wire });
-            return;
-          }
-          if (!written.gzip) {
-            send(written.headers, written.body);
-            return;
-          }
-          // On libuv's threads, as hapi's compression stream does.
-          gzip(written.body, (error, compressed) => {
+    const answer = (body: RequestBody): void => {
+      kernel
+        .dispatch(kernelRequest(body), () => new Promise((resolve) => response.once('close', () => resolve())))
+        .then((reply) => toWireNow(reply, wireOptions) ?? toWire(reply, wireOptions))
+        .then(
+          (wire) => {
             if (settled) return;
-            if (error !== null) {
-              handOver({ kind: 'error', error });
+            const written = writtenHere(wire, request, state, kernel.https, method);
+            if (written === null) {
+              handOver({ kind: 'wire', wire });
               return;
             }
-            written.headers['content-length'] = String(compressed.length);
-            send(written.headers, compressed);
-          });
-        },
-        (error: unknown) => {
-          if (!settled) handOver({ kind: 'error', error });
-        },
-      )
-      // A throw past the settling (a bug): hapi's 500 unless hapi has the request already.
-      .catch((error: unknown) => {
-        if (!handed.has(request)) failed(error);
-      });
+            if (!written.gzip) {
+              send(written.status, written.headers, written.body);
+              return;
+            }
+            // On libuv's threads, as hapi's compression stream does.
+            gzip(written.body, (error, compressed) => {
+              if (settled) return;
+              if (error !== null) {
+                handOver({ kind: 'error', error });
+                return;
+              }
+              written.headers['content-length'] = String(compressed.length);
+              send(written.status, written.headers, compressed);
+            });
+          },
+          (error: unknown) => {
+            if (!settled) handOver({ kind: 'error', error });
+          },
+        )
+        // A throw past the settling (a bug): hapi's 500 unless hapi has the request already.
+        .catch((error: unknown) => {
+          if (!handed.has(request)) failed(error);
+        });
+    };
+    if (taken.form === null) {
+      answer(RequestBody.parsed(undefined));
+      return;
+    }
+    // A form post: its body read here as hapi's payload step reads it (node's querystring, `{}`
+    // when empty), then checked as hapi's dispatcher checks it. A body that does not come in
+    // time is hapi's to answer (its 408, once its own wait for the rest ends).
+    readSmallBody(request, taken.form.timeoutMs, (bytes) => {
+      if (settled) return;
+      if (bytes === null) {
+        handOver({ kind: 'error', error: clientTimeout() });
+        return;
+      }
+      const checked = checkedPayload(bytes.length === 0 ? {} : parseQuery(bytes.toString('utf8')), true, options.bodyMaxDepth, state.log);
+      if (checked.ok) answer(RequestBody.parsed(checked.payload));
+      else handOver({ kind: 'error', error: checked.refusal });
+    });
   });
+}
+
+/** How many answers `remembered` keeps before it starts again. */
+const REMEMBERED_ANSWERS = 1024;
+
+/** `answer`, remembered by its key: for a function whose answer depends on the key alone. */
+function remembered<T>(answer: (key: string) => T): { get(key: string): T } {
+  const known = new Map<string, T>();
+  return {
+    get(key) {
+      if (known.has(key)) return known.get(key) as T;
+      const value = answer(key);
+      if (known.size >= REMEMBERED_ANSWERS) known.clear();
+      known.set(key, value);
+      return value;
+    },
+  };
 }
 
 /**
@@ -225,9 +327,9 @@ export function answerPagesFirst(server: Server, options: PagesFirstOptions): vo
  * error would be uncaught and end the process, and elsewhere it would be taken for a failed
  * write. The answer is out either way; a logger that fails has nowhere to report to.
  */
-function logged(state: RequestState, path: string, status: number): void {
+function logged(state: RequestState, method: string, path: string, status: number): void {
   try {
-    logAccess(state, 'GET', path, status);
+    logAccess(state, method, path, status);
   } catch {
     // Nothing to do: see above.
   }
@@ -238,8 +340,10 @@ function logged(state: RequestState, path: string, status: number): void {
  * non-empty page or JSON, nothing hapi would add a header for but its defaults, and a body
  * hapi would not compress for this client. Null: hapi writes it.
  */
-function writtenHere(wire: WireResponse, request: IncomingMessage, state: RequestState, https: boolean): { headers: Record<string, string | string[]>; body: string; gzip: boolean } | null {
-  if (wire.status !== 200 || wire.body.kind !== 'text' || wire.body.text === '') return null;
+function writtenHere(wire: WireResponse, request: IncomingMessage, state: RequestState, https: boolean, method: 'GET' | 'POST'): { status: number; headers: Record<string, string | string[]>; body: string; gzip: boolean } | null {
+  if (REDIRECT_STATUSES.has(wire.status) && wire.body.kind === 'empty') return redirectHere(wire, state, https);
+  // A POST's page differs from a GET's in hapi's headers (no ranges of it): hapi writes it.
+  if (method !== 'GET' || wire.status !== 200 || wire.body.kind !== 'text' || wire.body.text === '') return null;
   const type = wire.headers.get('content-type');
   if (type === undefined || !WRITTEN_TYPES.test(type)) return null;
   for (const name of ['content-length', 'content-encoding', 'etag', 'last-modified', 'accept-ranges']) if (wire.headers.has(name)) return null;
@@ -263,11 +367,29 @@ function writtenHere(wire: WireResponse, request: IncomingMessage, state: Reques
   if (encoding === 'gzip') {
     // hapi's headers for a compressed answer: no ranges of it; its length once compressed.
     headers['content-encoding'] = 'gzip';
-    return { headers, body, gzip: true };
+    return { status: 200, headers, body, gzip: true };
   }
   headers['content-length'] = String(length);
   headers['accept-ranges'] = 'bytes';
-  return { headers, body, gzip: false };
+  return { status: 200, headers, body, gzip: false };
+}
+
+/**
+ * A redirect without a body (a form post's usual answer) with the headers hapi sends for it:
+ * the kernel's, its cookies, the security headers, `no-cache` unless the app chose, and a
+ * length of 0. Null when the app set a header hapi would act on (a type, a length, an
+ * encoding): hapi writes those.
+ */
+function redirectHere(wire: WireResponse, state: RequestState, https: boolean): { status: number; headers: Record<string, string | string[]>; body: string; gzip: boolean } | null {
+  for (const name of ['content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'etag', 'last-modified', 'accept-ranges']) if (wire.headers.has(name)) return null;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of wire.headers) headers[name] = value;
+  if (wire.cookies.length > 0) headers['set-cookie'] = headers['set-cookie'] === undefined ? wire.cookies : [headers['set-cookie'] as string, ...wire.cookies];
+  const front = frontHeaders(state, https, wire.status);
+  for (const name in front) headers[name] = front[name] as string;
+  headers['cache-control'] ??= 'no-cache';
+  headers['content-length'] = '0';
+  return { status: wire.status, headers, body: '', gzip: false };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import Iron from '@hapi/iron';
 import { describe, expect, it } from 'vitest';
 import { CookieSealer } from '../../../../adapters/http/cookie-sealer.js';
@@ -117,6 +117,48 @@ describe('CookieSealer: iron\'s format, sealed and opened without iron\'s generi
     for (const [n, value] of sealed.entries()) expect(await sealer.unseal('fw_session', value)).toEqual({ n });
     for (const [n, value] of sealed.entries()) expect(await sealer.unseal('fw_session', value)).toEqual({ n });
     for (const changed of tamperings(sealed[0] ?? '')) expect(await sealer.unseal('fw_session', changed)).toBeUndefined();
+  });
+
+  // One decipher opens every value of a sealer (its chain carried from one value to the next):
+  // each must still open as a fresh decipher under its own IV opens it, whatever came before.
+  it('opens every value of a long run iron sealed, each under its own IV, whatever was opened before', async () => {
+    const sealer = new CookieSealer(keys, new CryptoRandomSource());
+    const runs = Array.from({ length: 60 }, (_, run) => 'é✓x'.repeat(20).slice(0, run));
+    const sealed = await Promise.all(runs.map((value) => Iron.seal({ n: 's', v: value }, password, Iron.defaults)));
+    for (const [run, value] of sealed.entries()) {
+      expect(await sealer.unseal('s', value)).toBe(runs[run]);
+      // A tampered value between two good ones moves the chain on (or not) without changing what opens next.
+      for (const changed of tamperings(value)) expect(await sealer.unseal('s', changed)).toBeUndefined();
+    }
+  });
+
+  // The HMAC is right, so only the decryption can refuse these: as OpenSSL's final does.
+  it('opens nothing whose padding is not PKCS#7 or whose ciphertext is not whole blocks, though its HMAC is right', async () => {
+    const sealer = new CookieSealer(keys, new CryptoRandomSource());
+    const withMac = (iv: Buffer, encrypted: Buffer): string => {
+      const base = `Fe26.2*k1**${iv.toString('base64url')}*${encrypted.toString('base64url')}*`;
+      return `${base}**${createHmac('sha256', keys.integrity).update(base).digest('base64url')}`;
+    };
+    const encryptRaw = (iv: Buffer, plain: Buffer): Buffer => {
+      const cipher = createCipheriv('aes-256-cbc', keys.encryption, iv).setAutoPadding(false);
+      return Buffer.concat([cipher.update(plain), cipher.final()]);
+    };
+    const json = Buffer.from('{"n":"s","v":"abcdefghijklmn"}');
+    expect(json.length).toBe(30);
+    const iv = randomBytes(16);
+    const paddedWith = (bytes: number[]): Buffer => Buffer.concat([json, Buffer.from(bytes)]);
+    // The right padding opens (so the cases below differ from it in their padding only).
+    expect(await sealer.unseal('s', withMac(iv, encryptRaw(iv, paddedWith([2, 2]))))).toBe('abcdefghijklmn');
+    for (const bad of [[0, 0], [1, 2], [2, 1], [3, 3], [17, 17]]) expect(await sealer.unseal('s', withMac(iv, encryptRaw(iv, paddedWith(bad)))), String(bad)).toBeUndefined();
+    // A whole block of padding (16 × 16) opens; 32 bytes of it does not.
+    const sixteen = Buffer.concat([Buffer.from('{"n":"s","v":""}'), Buffer.alloc(16, 16)]);
+    expect(await sealer.unseal('s', withMac(iv, encryptRaw(iv, sixteen)))).toBe('');
+    expect(await sealer.unseal('s', withMac(iv, encryptRaw(iv, Buffer.concat([Buffer.from('{"n":"s","v":""}'), Buffer.alloc(32, 32)]))))).toBeUndefined();
+    expect(await sealer.unseal('s', withMac(iv, encryptRaw(iv, paddedWith([2, 2])).subarray(0, 17)))).toBeUndefined();
+    expect(await sealer.unseal('s', withMac(iv, Buffer.alloc(0)))).toBeUndefined();
+    expect(await sealer.unseal('s', withMac(iv.subarray(0, 8), encryptRaw(iv, paddedWith([2, 2]))))).toBeUndefined();
+    // And the sealer still opens what it seals afterwards.
+    expect(await sealer.unseal('s', await sealer.seal('s', { after: true }))).toEqual({ after: true });
   });
 
   it('reports a value JSON cannot hold as iron does', async () => {
