@@ -142,10 +142,17 @@ export function firstColumnIndexName(model: ModelDefinition): string {
  * migration that ran before it was added lacks it: add it in a migration of the app's own). Run
  * it after the table's own migration.
  */
+/** PostgreSQL's longest identifier, in bytes (NAMEDATALEN - 1). */
+const POSTGRES_NAME_BYTES = 63;
+
 export function searchMigrationSql(model: ModelDefinition, engine: EngineName): { up: string; down: string } {
   const columns = model.search;
   if (columns.length === 0) throw new MisuseError('data.no-search-columns', `model '${model.table}' has no search columns`);
   const index = searchIndexName(model);
+  // PostgreSQL cuts names at 63 bytes: past that, two of the indexes below would get one name and the
+  // migration would fail half-way (or skip one). Table names are ASCII identifiers, so length is bytes.
+  const longest = `${index}${columns.length === 2 ? '_first_gin' : model.timestamps ? '_latest' : '_gin'}`;
+  if (engine === 'postgres' && longest.length > POSTGRES_NAME_BYTES) throw new MisuseError('data.search-name-too-long', `model '${model.table}': the search index name ${longest} is longer than PostgreSQL's ${POSTGRES_NAME_BYTES} bytes; use a shorter table name`);
   const t = model.table;
   // search(q) puts ties newest first, and whereSearch(q).latest() pages newest first: with this index
   // both walk the order and stop after the page instead of sorting every match.
@@ -180,7 +187,7 @@ DROP TABLE IF EXISTS "${index}";
     .map((column, position) => `setweight(to_tsvector('${model.searchLanguage}', coalesce("${column}", '')), '${CLASSES[Math.min(position, 3)] ?? 'D'}')`)
     .join(' || ');
   // Two search columns: ranked two-word searches first read the rows holding both words in the first (model-query's tiers).
-  const first = columns.length === 2 ? { up: `CREATE INDEX "${firstColumnIndexName(model)}" ON "${t}" USING GIN (${firstColumnVector(model)});\n`, down: `DROP INDEX IF EXISTS "${firstColumnIndexName(model)}";\n` } : { up: '', down: '' };
+  const first = columns.length === 2 ? { up: `CREATE INDEX IF NOT EXISTS "${firstColumnIndexName(model)}" ON "${t}" USING GIN (${firstColumnVector(model)});\n`, down: `DROP INDEX IF EXISTS "${firstColumnIndexName(model)}";\n` } : { up: '', down: '' };
   return {
     up: `ALTER TABLE "${t}" ADD COLUMN "${index}" tsvector GENERATED ALWAYS AS (${vector}) STORED;
 CREATE INDEX "${index}_gin" ON "${t}" USING GIN ("${index}");

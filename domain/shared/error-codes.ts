@@ -72,6 +72,7 @@ export type ErrorCode =
   | 'data.model-table-mismatch'
   | 'data.no-condition'
   | 'data.no-search-columns'
+  | 'data.search-name-too-long'
   | 'data.no-table'
   | 'data.reads-only'
   | 'data.record-not-found'

@@ -267,9 +267,14 @@ export class Db implements ModelSession, PivotSession {
     if (this.engine !== 'postgres' || model.search.length !== 2) return Promise.resolve(false);
     let known = this.shared.firstColumnIndexes.get(model);
     if (known === undefined) {
-      known = this.sql(`select 1 as found from pg_indexes where schemaname = any (current_schemas(false)) and tablename = ? and indexname = ?`, [model.table, firstColumnIndexName(model)])
-        .fetchAs()
-        .then((rows) => rows.length > 0);
+      // The index must be on the model's language as it is now: one made under another (the model's
+      // `searchLanguage` changed since its migration) would find rows by other word forms than the
+      // full ranking's, and the planner could not use it for the tier's expression anyway.
+      const language = `to_tsvector('${model.searchLanguage}'::regconfig,`;
+      const column = new RegExp(`\\b${model.search[0] ?? ''}\\b`, 'u');
+      known = this.sql(`select indexdef from pg_indexes where schemaname = any (current_schemas(false)) and tablename = ? and indexname = ?`, [model.table, firstColumnIndexName(model)])
+        .fetchAs<{ indexdef: string }>()
+        .then((rows) => rows.some(({ indexdef }) => indexdef.includes(language) && column.test(indexdef)));
       known.catch(() => this.shared.firstColumnIndexes.delete(model));
       this.shared.firstColumnIndexes.set(model, known);
     }

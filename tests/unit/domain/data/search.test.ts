@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { column, key } from '../../../../domain/data/columns.js';
 import { defineModel } from '../../../../domain/data/model.js';
-import { everyWordInFirstClassDecides, firstClassDecides, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, relevanceClasses, tsClassQuery } from '../../../../domain/data/search.js';
+import { everyWordInFirstClassDecides, firstClassDecides, fts5AllOf, fts5AnyColumnQuery, fts5ColumnQuery, relevanceClasses, searchMigrationSql, tsClassQuery } from '../../../../domain/data/search.js';
 
 type Column = 'a' | 'b' | 'c' | 'd' | 'e';
 const model = (search: readonly string[]) =>
@@ -86,5 +86,22 @@ describe('relevance counted the same on both engines', () => {
         Math.min(...inTier.all) > Math.max(...inTier.notAll, -Infinity);
       expect(everyWordInFirstClassDecides(classes, words), `${classes.length} classes, ${words} words`).toBe(exact);
     }
+  });
+});
+
+describe('the search migration and PostgreSQL name limit', () => {
+  const named = (table: string) => defineModel(table, { id: key.integer(), a: column.string(), b: column.string() }, { search: ['a', 'b'] });
+  it.each([
+    ['a table name whose longest index name is 63 bytes', 'x'.repeat(63 - '_search_first_gin'.length), true],
+    ['one byte longer, where PostgreSQL would cut two index names to one', 'x'.repeat(64 - '_search_first_gin'.length), false],
+  ])('%s', (_, table, accepted) => {
+    const make = () => searchMigrationSql(named(table), 'postgres');
+    if (accepted) expect(make().up).toContain(`"${table}_search_first_gin"`);
+    else expect(make).toThrow(expect.objectContaining({ code: 'data.search-name-too-long' }));
+    // SQLite has no such limit.
+    expect(searchMigrationSql(named(table), 'sqlite').up).toContain(`"${table}_search"`);
+  });
+  it('makes the title index only when it is missing, so an app that added it by hand still migrates a fresh database', () => {
+    expect(searchMigrationSql(named('posts'), 'postgres').up).toContain('CREATE INDEX IF NOT EXISTS "posts_search_first_gin"');
   });
 });
