@@ -99,7 +99,10 @@ describe('CSRF', () => {
     await client.get('/');
     const token = client.csrfToken ?? '';
     const changed = (at: number) => `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
-    for (const wrong of [changed(0), changed(10), changed(token.length / 2), changed(token.length - 1), token.slice(0, -4), `${token}AAAA`, token.slice(0, token.length / 2)]) {
+    for (const wrong of [changed(0), changed(10), changed(Math.floor(token.length / 2)), changed(token.length - 1), token.slice(0, -4), `${token}AAAA`, token.slice(0, Math.floor(token.length / 2))]) {
+      // A change that left the token as it was would pass by luck (the old test changed the
+      // middle character at a fractional index, which always wrote 'A': one run in 64 failed).
+      expect(wrong).not.toBe(token);
       expect((await client.post('/save', { form: { _token: wrong } })).status, wrong).toBe(419);
     }
     expect((await client.post('/save', { form: { _token: token } })).status).toBe(200);
