@@ -1,6 +1,6 @@
 /** What the peers bench (peers.bench.ts) and its servers (peers.server.ts) share. */
 
-export const SERVER_KINDS = ['fw', 'hapi', 'hapi-stack', 'express-memory', 'express-sqlite', 'fastify', 'better-auth'] as const;
+export const SERVER_KINDS = ['fw', 'hapi', 'hapi-stack', 'express-memory', 'express-sqlite', 'fastify', 'fastify-secured', 'better-auth'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
 
 /** What the parent hears once the server listens. */
