@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,8 @@ import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
 import { startS3Server } from '../../support/s3-server.js';
 import type { S3TestServer } from '../../support/s3-server.js';
+import { signPath } from '../../../domain/http/signed-urls/signed-url.js';
+import { deriveAppKeys } from '../../../domain/security/app-keys.js';
 
 const dir = useTempDir('fw-storage-http-');
 
@@ -17,7 +20,11 @@ function onServer(server: TestServer, link: string): string {
   return `${server.url}${url.pathname}${url.search}`;
 }
 
-describe('storage over a real socket: public files, storage_url, temporary links, Download.fromStorage', () => {
+// Both transports serve the storage routes from the same decisions (adapters/http/storage/storage-serving.ts).
+describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transport): public files, storage_url, temporary links, Download.fromStorage', (transport) => {
+  const appKey = randomBytes(32);
+  /** A link to `path` signed with the app's key, expiring at `expiresAt` (epoch seconds). */
+  const signed = (path: string, expiresAt = Math.floor(Date.now() / 1000) + 60): string => signPath(path, { expiresAt, key: deriveAppKeys(appKey).signedUrls });
   let server: TestServer;
   let s3: S3TestServer;
   let root = '';
@@ -31,6 +38,8 @@ describe('storage over a real socket: public files, storage_url, temporary links
       root,
       environment: {
         DATABASE_URL: `sqlite:${join(root, 'db.sqlite')}`,
+        APP_KEY: `base64:${appKey.toString('base64')}`,
+        HTTP_TRANSPORT: transport,
         S3_BUCKET: s3.bucket,
         S3_ENDPOINT: s3.endpoint,
         S3_ACCESS_KEY_ID: s3.accessKeyId,
@@ -46,6 +55,7 @@ describe('storage over a real socket: public files, storage_url, temporary links
               await disk.put('reports/Bericht März.txt', 'figures of march', { contentType: 'text/plain' });
               await disk.put('avatars/a b.txt', 'avatar bytes');
               await disk.put('pages/evil.html', '<script>alert(1)</script>');
+              await disk.put('pages/evil.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
               if (disk.name === 'local') await disk.put('secret/only-local.txt', 'private');
               return json({ ok: true });
             })
@@ -57,6 +67,8 @@ describe('storage over a real socket: public files, storage_url, temporary links
     });
     server = await app.serve();
     for (const disk of ['local', 'public', 's3']) expect((await server.client().get(`/put/${disk}`)).status).toBe(200);
+    // A hidden file in the public disk's folder (a write in progress is one): never served.
+    writeFileSync(join(root, 'storage', 'app', 'public', 'avatars', '.hidden'), 'hidden bytes');
   });
   afterAll(async () => {
     await server.stop();
@@ -75,6 +87,30 @@ describe('storage over a real socket: public files, storage_url, temporary links
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('downloads an SVG file from the public disk too, with its bytes and type', async () => {
+    const response = await server.client().get('/storage/pages/evil.svg');
+    expect([response.status, response.text]).toEqual([200, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>']);
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/u);
+    expect(response.headers.get('content-disposition')).toBe('attachment');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+  });
+
+  it('answers a byte range of a public disk file with 206 and those bytes', async () => {
+    const response = await server.client().get('/storage/avatars/a%20b.txt', { headers: { range: 'bytes=7-11' } });
+    expect([response.status, response.text]).toEqual([206, 'bytes']);
+    expect(response.headers.get('content-range')).toBe('bytes 7-11/12');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    // A range past the end gets the whole file, not a 416 without the framework's headers.
+    const past = await server.client().get('/storage/avatars/a%20b.txt', { headers: { range: 'bytes=500-' } });
+    expect([past.status, past.text]).toEqual([200, 'avatar bytes']);
+  });
+
+  it('never serves a hidden file of the public disk', async () => {
+    const response = await server.client().get('/storage/avatars/.hidden');
+    expect(response.status).toBe(404);
+    expect(response.text).not.toContain('hidden bytes');
   });
 
   it.each(['/storage/../db.sqlite', '/storage/%2e%2e/db.sqlite', '/storage/..%2fdb.sqlite', '/storage/reports', '/storage/nope.txt', '/storage/avatars/.hidden'])(
@@ -132,6 +168,37 @@ describe('storage over a real socket: public files, storage_url, temporary links
     expect(otherDisk.status).toBe(403);
     const unsigned = await fetch(`${server.url}/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt`);
     expect(unsigned.status).toBe(403);
+  });
+
+  it('a temporary link streams the object with its type and length, before sessions', async () => {
+    const opened = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt')}`);
+    expect(opened.status).toBe(200);
+    expect(Buffer.from(await opened.arrayBuffer()).toString()).toBe('figures of march');
+    // A local disk keeps no type: the object goes as bytes, and as a download.
+    expect(opened.headers.get('content-type')).toBe('application/octet-stream');
+    expect(opened.headers.get('content-length')).toBe('16');
+    expect(opened.headers.get('content-disposition')).toBe(`attachment; filename="Bericht M_rz.txt"; filename*=UTF-8''Bericht%20M%C3%A4rz.txt`);
+    expect(opened.headers.get('cache-control')).toBe('private, no-store');
+    expect(opened.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('an expired temporary link gets 403', async () => {
+    const expired = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt', Math.floor(Date.now() / 1000) - 1)}`);
+    expect(expired.status).toBe(403);
+    const text = await expired.text();
+    expect(text).toContain('This link is invalid or has expired.');
+    expect(text).not.toContain('figures');
+  });
+
+  it.each([
+    ['an unknown disk', '/_fw/storage/nope/reports/Bericht%20M%C3%A4rz.txt'],
+    ['a key that would leave the disk', '/_fw/storage/local/..%2F..%2Fdb.sqlite'],
+    ['a missing object', '/_fw/storage/local/reports/nope.txt'],
+    ['no key', '/_fw/storage/local'],
+  ])('a signed temporary link to %s gets 404', async (_what, path) => {
+    const response = await fetch(`${server.url}${signed(path)}`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('figures');
   });
 
   it('an S3 temporary link is a presigned URL to the bucket', async () => {
