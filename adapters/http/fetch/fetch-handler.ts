@@ -358,6 +358,14 @@ function toResponse(wire: WireResponse, head: boolean): Response {
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-cache');
   const type = headers.get('content-type');
   if (type !== null && /^(?:text\/|application\/json)/u.test(type) && !/charset=/iu.test(type)) headers.set('content-type', `${type}; charset=utf-8`);
+  const nothing = wire.body.kind === 'empty' || (wire.body.kind === 'text' && wire.body.text === '') || (wire.body.kind === 'bytes' && wire.body.bytes.byteLength === 0);
+  const status = wire.status === 200 && nothing ? 204 : wire.status;
+  if (head || status === 204 || status === 304) {
+    // No body goes out (HEAD): a stream the reply opened (a stored object, `Download.stream`) is
+    // closed now and a file is not opened, instead of holding a descriptor or a connection.
+    if (wire.body.kind === 'stream' && wire.body.stream instanceof Readable) wire.body.stream.destroy();
+    return new Response(null, { status, headers });
+  }
   let body: ConstructorParameters<typeof Response>[0];
   switch (wire.body.kind) {
     case 'empty':
@@ -376,7 +384,5 @@ function toResponse(wire: WireResponse, head: boolean): Response {
       body = Readable.toWeb(createReadStream(wire.body.path, { start: wire.body.start, end: wire.body.end })) as ReadableStream<Uint8Array>;
       break;
   }
-  const status = wire.status === 200 && body === null ? 204 : wire.status;
-  const empty = head || status === 204 || status === 304;
-  return new Response(empty ? null : body, { status, headers });
+  return new Response(body, { status, headers });
 }

@@ -182,6 +182,13 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
     expect(opened.headers.get('set-cookie')).toBeNull();
   });
 
+  it('answers HEAD on a temporary link and a public disk file with their lengths and no body', async () => {
+    const link = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt')}`, { method: 'HEAD' });
+    expect([link.status, link.headers.get('content-length'), await link.text()]).toEqual([200, '16', '']);
+    const file = await fetch(`${server.url}/storage/avatars/a%20b.txt`, { method: 'HEAD' });
+    expect([file.status, file.headers.get('content-length'), await file.text()]).toEqual([200, '12', '']);
+  });
+
   it('an expired temporary link gets 403', async () => {
     const expired = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt', Math.floor(Date.now() / 1000) - 1)}`);
     expect(expired.status).toBe(403);
