@@ -49,9 +49,12 @@ export class PublicDisk {
     this.files = new PublicFiles([folder.root], true);
   }
 
-  /** Whether a request path is this disk's: what hapi's `${prefix}/{key*}` route matches. */
+  /**
+   * Whether a request path is this disk's: what hapi's `${prefix}/{key*}` route matches. A path
+   * with a malformed escape is no disk's: the router refuses it with a 400, as hapi's does.
+   */
   owns(path: string): boolean {
-    return path === this.prefix || path.startsWith(`${this.prefix}/`);
+    return (path === this.prefix || path.startsWith(`${this.prefix}/`)) && decoded(path) !== null;
   }
 
   /** The file a request path of this disk names; 404 when there is none. */
@@ -82,23 +85,29 @@ export interface OpenedLink {
   readonly cacheControl: string;
 }
 
-/** A temporary link's path as hapi's `${TEMPORARY_LINK_PATH}/{disk}/{key*}` route reads it, decoded; null for another path. */
+/**
+ * A temporary link's path as hapi's `${TEMPORARY_LINK_PATH}/{disk}/{key*}` route reads it,
+ * decoded; null for another path, and for one with a malformed escape (the router refuses it
+ * with a 400, as hapi's does).
+ */
 export function temporaryLinkParams(path: string): { disk: string; key: string | undefined } | null {
   const prefix = `${TEMPORARY_LINK_PATH}/`;
   if (!path.startsWith(prefix)) return null;
   const rest = path.slice(prefix.length);
   const slash = rest.indexOf('/');
-  const disk = slash === -1 ? rest : rest.slice(0, slash);
-  if (disk === '') return null;
-  const decode = (text: string): string | null => {
-    try {
-      return decodeURIComponent(text);
-    } catch {
-      return null;
-    }
-  };
-  // An undecodable segment names no disk and no key: a 404 once the signature holds.
-  return { disk: decode(disk) ?? '', key: slash === -1 ? undefined : (decode(rest.slice(slash + 1)) ?? '') };
+  const disk = decoded(slash === -1 ? rest : rest.slice(0, slash));
+  const key = slash === -1 ? undefined : decoded(rest.slice(slash + 1));
+  if (disk === null || disk === '' || key === null) return null;
+  return { disk, key };
+}
+
+/** A path's percent-escapes undone; null when one is malformed (or escapes bytes that are not UTF-8). */
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
 }
 
 /**

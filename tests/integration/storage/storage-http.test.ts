@@ -122,6 +122,10 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
     },
   );
 
+  it.each(['/storage/a%ZZ.txt', '/storage/%E0%A4%A', '/_fw/storage/local/a%ZZ.txt'])('a storage path with a malformed escape (%s) is a bad request', async (path) => {
+    expect((await fetch(`${server.url}${path}`)).status).toBe(400);
+  });
+
   it('the local private disk is not served under /storage', async () => {
     expect((await server.client().get('/storage/secret/only-local.txt')).status).toBe(404);
   });
