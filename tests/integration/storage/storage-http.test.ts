@@ -26,6 +26,7 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
   /** A link to `path` signed with the app's key, expiring at `expiresAt` (epoch seconds). */
   const signed = (path: string, expiresAt = Math.floor(Date.now() / 1000) + 60): string => signPath(path, { expiresAt, key: deriveAppKeys(appKey).signedUrls });
   let server: TestServer;
+  let testApp: TestApp;
   let s3: S3TestServer;
   let root = '';
 
@@ -34,7 +35,7 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
     s3 = await startS3Server();
     mkdirSync(join(root, 'resources', 'views'), { recursive: true });
     writeFileSync(join(root, 'resources', 'views', 'avatar.html'), '<img src="{{ storage_url(key) }}"><a href="{{ storage_url(key, \'s3\') }}">cdn</a>');
-    const app = TestApp.create({
+    testApp = TestApp.create({
       root,
       environment: {
         DATABASE_URL: `sqlite:${join(root, 'db.sqlite')}`,
@@ -65,7 +66,7 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
             .get('/avatar', () => View.make('avatar.html', { key: 'avatars/a b.txt' })),
         }),
     });
-    server = await app.serve();
+    server = await testApp.serve();
     for (const disk of ['local', 'public', 's3']) expect((await server.client().get(`/put/${disk}`)).status).toBe(200);
     // A hidden file in the public disk's folder (a write in progress is one): never served.
     writeFileSync(join(root, 'storage', 'app', 'public', 'avatars', '.hidden'), 'hidden bytes');
@@ -191,6 +192,15 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
     expect([link.status, link.headers.get('content-length'), await link.text()]).toEqual([200, '16', '']);
     const file = await fetch(`${server.url}/storage/avatars/a%20b.txt`, { method: 'HEAD' });
     expect([file.status, file.headers.get('content-length'), await file.text()]).toEqual([200, '12', '']);
+  });
+
+  it('app.fetch called directly (no request target from a host) serves a temporary link and a public disk file', async () => {
+    const opened = await testApp.app.fetch(new Request(`http://localhost${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt')}`));
+    expect([opened.status, await opened.text(), opened.headers.get('cache-control')]).toEqual([200, 'figures of march', 'private, no-store']);
+    const file = await testApp.app.fetch(new Request('http://localhost/storage/pages/evil.html'));
+    expect([file.status, await file.text(), file.headers.get('content-disposition')]).toEqual([200, '<script>alert(1)</script>', 'attachment']);
+    const missing = await testApp.app.fetch(new Request(`http://localhost${signed('/_fw/storage/nope/reports/x.txt')}`));
+    expect(missing.status).toBe(404);
   });
 
   it('an expired temporary link gets 403', async () => {
