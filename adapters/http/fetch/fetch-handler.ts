@@ -21,6 +21,7 @@ import { LIVE_HEADERS, LIVE_PATH } from '../dev-tools/live-reload.js';
 import { formNamesRefusal, nestFormNames } from '../kernel/form-names.js';
 import { DEFAULT_MULTIPART_LIMITS, MultipartError, parseMultipart } from '../uploads/multipart.js';
 import { uploadRefusal } from '../uploads/upload-refusal.js';
+import { PublicDisk, TemporaryLinks, publicDiskHeaders, temporaryLinkParams } from '../storage/storage-serving.js';
 import type { WireResponse } from '../kernel/wire.js';
 import { FrameworkError } from '../../../domain/shared/errors.js';
 
@@ -61,6 +62,40 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
   const wireOptions = { sealer: services.sealer, https: kernel.https, now: Date.now };
   const uploadTempDir = settings.uploadTempDir ?? join(tmpdir(), 'fw-uploads');
   const uploadLimits = { ...DEFAULT_MULTIPART_LIMITS, maxBytes: settings.uploadMaxBytes };
+  // The storage routes, as hapi registers them: only when the app has storage disks.
+  const storage = services.storage;
+  const publicDisks = storage === undefined ? [] : (settings.publicStorage ?? []).map((folder) => new PublicDisk(folder));
+  const temporaryLinks = storage === undefined ? null : new TemporaryLinks({ storage, signing: { key: services.keys.signedUrls, clock: services.clock } });
+
+  /**
+   * Stage 4's storage answers (decided in `storage/storage-serving.ts`, as on hapi): a local public
+   * disk's file under its path, a private disk's object behind a temporary link. Null: the path is
+   * neither. Before `public/`, as hapi's own routes for these paths win over its catch-all route.
+   */
+  const fromStorage = async (path: string, target: string, headers: HeaderRecord, failed: (error: ErrorAnswer) => Promise<WireResponse>): Promise<WireResponse | null> => {
+    const disk = publicDisks.find((candidate) => candidate.owns(path));
+    if (disk !== undefined) {
+      const file = disk.file(path);
+      if ('kind' in file) return failed({ status: file.status, detail: file.detail });
+      // At most one byte range, as for `public/` (see withFile); no ETag, Last-Modified only.
+      const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, headerText(headers['range'])).catch(() => null);
+      if (served === null) return failed({ status: 404, detail: '' });
+      for (const [name, value] of Object.entries(publicDiskHeaders(served.headers.get('content-type') ?? ''))) served.headers.set(name, value);
+      return served;
+    }
+    const link = temporaryLinks === null ? null : temporaryLinkParams(path);
+    if (temporaryLinks === null || link === null) return null;
+    // The target as sent when the host gives it: the signature covers the encoded path.
+    const opened = await temporaryLinks.open(target, link.disk, link.key);
+    if (opened.kind === 'refused') return failed({ status: opened.status, detail: opened.detail });
+    const linkHeaders = new Map([
+      ['content-type', opened.contentType],
+      ['content-length', String(opened.size)],
+      ['content-disposition', opened.contentDisposition],
+      ['cache-control', opened.cacheControl],
+    ]);
+    return { status: 200, headers: linkHeaders, cookies: [], body: { kind: 'stream', stream: opened.stream } };
+  };
 
   /** Stages 2 to 4, the body and the kernel, for a request whose state is open. */
   const answer = async (request: Request, url: URL, connection: FetchConnection, headers: HeaderRecord, state: RequestState): Promise<WireResponse> => {
@@ -96,6 +131,8 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
         health.headers.set('cache-control', 'no-store');
         return health;
       }
+      const stored = await fromStorage(path, target, headers, failed);
+      if (stored !== null) return stored;
       const builtIn = path === '/robots.txt' || path === '/favicon.ico';
       const file = kernel.publicFiles.lookup(path);
       if (file !== null) {
@@ -321,6 +358,14 @@ function toResponse(wire: WireResponse, head: boolean): Response {
   if (!headers.has('cache-control')) headers.set('cache-control', 'no-cache');
   const type = headers.get('content-type');
   if (type !== null && /^(?:text\/|application\/json)/u.test(type) && !/charset=/iu.test(type)) headers.set('content-type', `${type}; charset=utf-8`);
+  const nothing = wire.body.kind === 'empty' || (wire.body.kind === 'text' && wire.body.text === '') || (wire.body.kind === 'bytes' && wire.body.bytes.byteLength === 0);
+  const status = wire.status === 200 && nothing ? 204 : wire.status;
+  if (head || status === 204 || status === 304) {
+    // No body goes out (HEAD): a stream the reply opened (a stored object, `Download.stream`) is
+    // closed now and a file is not opened, instead of holding a descriptor or a connection.
+    if (wire.body.kind === 'stream' && wire.body.stream instanceof Readable) wire.body.stream.destroy();
+    return new Response(null, { status, headers });
+  }
   let body: ConstructorParameters<typeof Response>[0];
   switch (wire.body.kind) {
     case 'empty':
@@ -339,7 +384,5 @@ function toResponse(wire: WireResponse, head: boolean): Response {
       body = Readable.toWeb(createReadStream(wire.body.path, { start: wire.body.start, end: wire.body.end })) as ReadableStream<Uint8Array>;
       break;
   }
-  const status = wire.status === 200 && body === null ? 204 : wire.status;
-  const empty = head || status === 204 || status === 304;
-  return new Response(empty ? null : body, { status, headers });
+  return new Response(body, { status, headers });
 }

@@ -2,8 +2,11 @@
  * `app.fetch(request)` called directly, without a socket: what a Hono-style host or a test
  * does. (Spec 001's tables run on this transport over node:http in spec-001-tables.fetch.test.ts.)
  */
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Download, Routes } from '../../../composition/index.js';
+import { createDefaultApp } from '../../../composition/default-app.js';
 import { TestApp } from '../../../composition/testing.js';
 import { kernelTestApp } from './kernel-app.js';
 
@@ -65,5 +68,31 @@ describe('app.fetch', () => {
     expect([head.status, await head.text()]).toEqual([200, '']);
     const broken = await fetch('/json', { method: 'POST', body: '{', headers: { 'content-type': 'application/json', accept: 'application/json' } });
     expect([broken.status, await broken.json()]).toEqual([400, { message: 'Invalid request payload JSON format' }]);
+  });
+});
+
+describe('app.fetch answering HEAD with a stream', () => {
+  it('closes the stream a reply opened instead of leaving it open (a stored object, Download.stream)', async () => {
+    const opened: Readable[] = [];
+    const app = TestApp.create({
+      build: (options) =>
+        createDefaultApp(options).module({
+          name: 'head-stream',
+          routes: new Routes().get('/stream', () => {
+            const stream = Readable.from(['bytes']);
+            opened.push(stream);
+            return Download.stream(stream, 'a.txt', 'text/plain');
+          }),
+        }),
+    });
+    try {
+      const head = await app.app.fetch(new Request('http://localhost/stream', { method: 'HEAD' }));
+      expect([head.status, await head.text()]).toEqual([200, '']);
+      expect(opened.map((stream) => stream.destroyed)).toEqual([true]);
+      const get = await app.app.fetch(new Request('http://localhost/stream'));
+      expect([get.status, await get.text()]).toEqual([200, 'bytes']);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,8 @@ import type { TestServer } from '../../../composition/testing.js';
 import { useTempDir } from '../../support/databases.js';
 import { startS3Server } from '../../support/s3-server.js';
 import type { S3TestServer } from '../../support/s3-server.js';
+import { signPath } from '../../../domain/http/signed-urls/signed-url.js';
+import { deriveAppKeys } from '../../../domain/security/app-keys.js';
 
 const dir = useTempDir('fw-storage-http-');
 
@@ -17,8 +20,13 @@ function onServer(server: TestServer, link: string): string {
   return `${server.url}${url.pathname}${url.search}`;
 }
 
-describe('storage over a real socket: public files, storage_url, temporary links, Download.fromStorage', () => {
+// Both transports serve the storage routes from the same decisions (adapters/http/storage/storage-serving.ts).
+describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transport): public files, storage_url, temporary links, Download.fromStorage', (transport) => {
+  const appKey = randomBytes(32);
+  /** A link to `path` signed with the app's key, expiring at `expiresAt` (epoch seconds). */
+  const signed = (path: string, expiresAt = Math.floor(Date.now() / 1000) + 60): string => signPath(path, { expiresAt, key: deriveAppKeys(appKey).signedUrls });
   let server: TestServer;
+  let testApp: TestApp;
   let s3: S3TestServer;
   let root = '';
 
@@ -27,10 +35,12 @@ describe('storage over a real socket: public files, storage_url, temporary links
     s3 = await startS3Server();
     mkdirSync(join(root, 'resources', 'views'), { recursive: true });
     writeFileSync(join(root, 'resources', 'views', 'avatar.html'), '<img src="{{ storage_url(key) }}"><a href="{{ storage_url(key, \'s3\') }}">cdn</a>');
-    const app = TestApp.create({
+    testApp = TestApp.create({
       root,
       environment: {
         DATABASE_URL: `sqlite:${join(root, 'db.sqlite')}`,
+        APP_KEY: `base64:${appKey.toString('base64')}`,
+        HTTP_TRANSPORT: transport,
         S3_BUCKET: s3.bucket,
         S3_ENDPOINT: s3.endpoint,
         S3_ACCESS_KEY_ID: s3.accessKeyId,
@@ -46,6 +56,7 @@ describe('storage over a real socket: public files, storage_url, temporary links
               await disk.put('reports/Bericht März.txt', 'figures of march', { contentType: 'text/plain' });
               await disk.put('avatars/a b.txt', 'avatar bytes');
               await disk.put('pages/evil.html', '<script>alert(1)</script>');
+              await disk.put('pages/evil.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
               if (disk.name === 'local') await disk.put('secret/only-local.txt', 'private');
               return json({ ok: true });
             })
@@ -55,8 +66,10 @@ describe('storage over a real socket: public files, storage_url, temporary links
             .get('/avatar', () => View.make('avatar.html', { key: 'avatars/a b.txt' })),
         }),
     });
-    server = await app.serve();
+    server = await testApp.serve();
     for (const disk of ['local', 'public', 's3']) expect((await server.client().get(`/put/${disk}`)).status).toBe(200);
+    // A hidden file in the public disk's folder (a write in progress is one): never served.
+    writeFileSync(join(root, 'storage', 'app', 'public', 'avatars', '.hidden'), 'hidden bytes');
   });
   afterAll(async () => {
     await server.stop();
@@ -77,6 +90,30 @@ describe('storage over a real socket: public files, storage_url, temporary links
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('downloads an SVG file from the public disk too, with its bytes and type', async () => {
+    const response = await server.client().get('/storage/pages/evil.svg');
+    expect([response.status, response.text]).toEqual([200, '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>']);
+    expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/u);
+    expect(response.headers.get('content-disposition')).toBe('attachment');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+  });
+
+  it('answers a byte range of a public disk file with 206 and those bytes', async () => {
+    const response = await server.client().get('/storage/avatars/a%20b.txt', { headers: { range: 'bytes=7-11' } });
+    expect([response.status, response.text]).toEqual([206, 'bytes']);
+    expect(response.headers.get('content-range')).toBe('bytes 7-11/12');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    // A range past the end gets the whole file, not a 416 without the framework's headers.
+    const past = await server.client().get('/storage/avatars/a%20b.txt', { headers: { range: 'bytes=500-' } });
+    expect([past.status, past.text]).toEqual([200, 'avatar bytes']);
+  });
+
+  it('never serves a hidden file of the public disk', async () => {
+    const response = await server.client().get('/storage/avatars/.hidden');
+    expect(response.status).toBe(404);
+    expect(response.text).not.toContain('hidden bytes');
+  });
+
   it.each(['/storage/../db.sqlite', '/storage/%2e%2e/db.sqlite', '/storage/..%2fdb.sqlite', '/storage/reports', '/storage/nope.txt', '/storage/avatars/.hidden'])(
     'the public disk answers 404 for %s, never a file outside it',
     async (path) => {
@@ -85,6 +122,10 @@ describe('storage over a real socket: public files, storage_url, temporary links
       expect(response.text).not.toContain('figures');
     },
   );
+
+  it.each(['/storage/a%ZZ.txt', '/storage/%E0%A4%A', '/_fw/storage/local/a%ZZ.txt'])('a storage path with a malformed escape (%s) is a bad request', async (path) => {
+    expect((await fetch(`${server.url}${path}`)).status).toBe(400);
+  });
 
   it('the local private disk is not served under /storage', async () => {
     expect((await server.client().get('/storage/secret/only-local.txt')).status).toBe(404);
@@ -132,6 +173,53 @@ describe('storage over a real socket: public files, storage_url, temporary links
     expect(otherDisk.status).toBe(403);
     const unsigned = await fetch(`${server.url}/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt`);
     expect(unsigned.status).toBe(403);
+  });
+
+  it('a temporary link streams the object with its type and length, before sessions', async () => {
+    const opened = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt')}`);
+    expect(opened.status).toBe(200);
+    expect(Buffer.from(await opened.arrayBuffer()).toString()).toBe('figures of march');
+    // A local disk keeps no type: the object goes as bytes, and as a download.
+    expect(opened.headers.get('content-type')).toBe('application/octet-stream');
+    expect(opened.headers.get('content-length')).toBe('16');
+    expect(opened.headers.get('content-disposition')).toBe(`attachment; filename="Bericht M_rz.txt"; filename*=UTF-8''Bericht%20M%C3%A4rz.txt`);
+    expect(opened.headers.get('cache-control')).toBe('private, no-store');
+    expect(opened.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('answers HEAD on a temporary link and a public disk file with their lengths and no body', async () => {
+    const link = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt')}`, { method: 'HEAD' });
+    expect([link.status, link.headers.get('content-length'), await link.text()]).toEqual([200, '16', '']);
+    const file = await fetch(`${server.url}/storage/avatars/a%20b.txt`, { method: 'HEAD' });
+    expect([file.status, file.headers.get('content-length'), await file.text()]).toEqual([200, '12', '']);
+  });
+
+  it('app.fetch called directly (no request target from a host) serves a temporary link and a public disk file', async () => {
+    const opened = await testApp.app.fetch(new Request(`http://localhost${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt')}`));
+    expect([opened.status, await opened.text(), opened.headers.get('cache-control')]).toEqual([200, 'figures of march', 'private, no-store']);
+    const file = await testApp.app.fetch(new Request('http://localhost/storage/pages/evil.html'));
+    expect([file.status, await file.text(), file.headers.get('content-disposition')]).toEqual([200, '<script>alert(1)</script>', 'attachment']);
+    const missing = await testApp.app.fetch(new Request(`http://localhost${signed('/_fw/storage/nope/reports/x.txt')}`));
+    expect(missing.status).toBe(404);
+  });
+
+  it('an expired temporary link gets 403', async () => {
+    const expired = await fetch(`${server.url}${signed('/_fw/storage/local/reports/Bericht%20M%C3%A4rz.txt', Math.floor(Date.now() / 1000) - 1)}`);
+    expect(expired.status).toBe(403);
+    const text = await expired.text();
+    expect(text).toContain('This link is invalid or has expired.');
+    expect(text).not.toContain('figures');
+  });
+
+  it.each([
+    ['an unknown disk', '/_fw/storage/nope/reports/Bericht%20M%C3%A4rz.txt'],
+    ['a key that would leave the disk', '/_fw/storage/local/..%2F..%2Fdb.sqlite'],
+    ['a missing object', '/_fw/storage/local/reports/nope.txt'],
+    ['no key', '/_fw/storage/local'],
+  ])('a signed temporary link to %s gets 404', async (_what, path) => {
+    const response = await fetch(`${server.url}${signed(path)}`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('figures');
   });
 
   it('an S3 temporary link is a presigned URL to the bucket', async () => {
