@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', 'storage/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', 'storage/', '.bench-before/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
