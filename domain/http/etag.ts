@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { MisuseError } from '../shared/errors.js';
 
 /**
- * `.etag()`: cache validators for rendered pages.
+ * `.etag()`: cache validators for rendered pages; below, those of served files (`fileEtag`,
+ * `fileNotModified`), which share the If-None-Match rule.
  *
  * The hash leaves out the request's CSP nonce, so the same page rendered for two requests
  * (each with its own nonce) has one ETag and a browser revalidating gets 304. A 304 carries
@@ -116,4 +117,65 @@ export function ifNoneMatchMatches(headerValue: string | undefined, etag: string
   if (value === '*') return true;
   const opaque = etag.startsWith('W/') ? etag.slice(2) : etag;
   return entityTags(value)?.includes(opaque) ?? false;
+}
+
+/**
+ * A served file's ETag from its size and modification time (`"<size>-<mtime ms>"` in hex), as
+ * @hapi/inert's `etagMethod: 'simple'`, nginx and most servers make it: no byte of the file is
+ * read to answer a revalidation. Strong, so it can join byte ranges (If-Range): a file rewritten
+ * with another size or at another millisecond gets another tag.
+ */
+export function fileEtag(size: number, mtimeMs: number): string {
+  return `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}"`;
+}
+
+/** A GET or HEAD of a file and the validators the client sent with it. */
+export interface FileConditions {
+  method: string;
+  /** The file's ETag; null for a file served without one (a `Download.file` reply, as on hapi). */
+  etag: string | null;
+  /** The file's modification time in epoch milliseconds; Last-Modified carries whole seconds. */
+  modifiedMs: number;
+  ifNoneMatch: string | undefined;
+  ifModifiedSince: string | undefined;
+}
+
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** RFC 9110 §5.6.7: IMF-fixdate, the obsolete RFC 850 form, and asctime (which is in GMT). */
+const HTTP_DATE = new RegExp(`^(?:[A-Z][a-z]{2}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|[A-Z][a-z]+, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|[A-Z][a-z]{2} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`, 'u');
+
+/** Epoch milliseconds of an HTTP-date, or null for anything else (RFC 9110 §13.1.3: ignored). */
+export function httpDateMs(value: string): number | null {
+  const text = value.trim();
+  if (!HTTP_DATE.test(text)) return null;
+  const ms = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * RFC 9110 §13.2.2 for a file that exists: whether a GET or HEAD is answered 304. If-None-Match,
+ * when sent, decides alone (`*`, or a tag equal to the ETag under weak comparison); otherwise
+ * If-Modified-Since does: 304 when the file is not newer than that date, to the second. Any other
+ * method, a date that does not parse, or no validator: the full answer.
+ */
+export function fileNotModified(conditions: FileConditions): boolean {
+  const method = conditions.method.toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (conditions.ifNoneMatch !== undefined) {
+    return conditions.etag === null ? conditions.ifNoneMatch.trim() === '*' : ifNoneMatchMatches(conditions.ifNoneMatch, conditions.etag);
+  }
+  if (conditions.ifModifiedSince === undefined) return false;
+  const since = httpDateMs(conditions.ifModifiedSince);
+  return since !== null && Math.floor(conditions.modifiedMs / 1000) * 1000 <= since;
+}
+
+/**
+ * RFC 9110 §13.1.5: a Range sent with If-Range is served only while the client's copy is
+ * current, judged by strong comparison with the ETag (as @hapi/inert does; a date in If-Range
+ * is not trusted, as inert does not either). Otherwise the whole file goes out, always correct.
+ */
+export function rangeStillValid(ifRange: string | undefined, etag: string | null): boolean {
+  if (ifRange === undefined) return true;
+  return etag !== null && !etag.startsWith('W/') && ifRange.trim() === etag;
 }

@@ -7,6 +7,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { lookup as mimeLookup } from 'mime-types';
 import { bodyDepthWithin } from '../../../domain/http/body-depth.js';
+import { fileEtag, fileNotModified, rangeStillValid } from '../../../domain/http/etag.js';
 import { BODY_TOO_DEEP } from '../kernel/refusal-messages.js';
 import { canonicalHost, hostAllowed } from '../../../domain/http/trusted-hosts.js';
 import { RequestBody, parseBody } from '../kernel/body.js';
@@ -72,13 +73,13 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
    * disk's file under its path, a private disk's object behind a temporary link. Null: the path is
    * neither. Before `public/`, as hapi's own routes for these paths win over its catch-all route.
    */
-  const fromStorage = async (path: string, target: string, headers: HeaderRecord, failed: (error: ErrorAnswer) => Promise<WireResponse>): Promise<WireResponse | null> => {
+  const fromStorage = async (method: string, path: string, target: string, headers: HeaderRecord, failed: (error: ErrorAnswer) => Promise<WireResponse>): Promise<WireResponse | null> => {
     const disk = publicDisks.find((candidate) => candidate.owns(path));
     if (disk !== undefined) {
       const file = disk.file(path);
       if ('kind' in file) return failed({ status: file.status, detail: file.detail });
-      // At most one byte range, as for `public/` (see withFile); no ETag, Last-Modified only.
-      const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, headerText(headers['range'])).catch(() => null);
+      // As for `public/` (see withFile): ETag, Last-Modified, 304, at most one byte range.
+      const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, method, headers, true).catch(() => null);
       if (served === null) return failed({ status: 404, detail: '' });
       for (const [name, value] of Object.entries(publicDiskHeaders(served.headers.get('content-type') ?? ''))) served.headers.set(name, value);
       return served;
@@ -131,12 +132,12 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
         health.headers.set('cache-control', 'no-store');
         return health;
       }
-      const stored = await fromStorage(path, target, headers, failed);
+      const stored = await fromStorage(method, path, target, headers, failed);
       if (stored !== null) return stored;
       const builtIn = path === '/robots.txt' || path === '/favicon.ico';
       const file = kernel.publicFiles.lookup(path);
       if (file !== null) {
-        const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, headerText(headers['range']));
+        const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, method, headers, true);
         if (!builtIn) served.headers.set('cache-control', publicFileCache(url.searchParams.has('v')));
         return served;
       }
@@ -200,7 +201,8 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
       }
       const kernelRequest: KernelRequest = { method, path, target, host, query, headers, body, state };
       const wire = await toWire(await kernel.dispatch(kernelRequest, () => connection.answered ?? new Promise((resolve) => setImmediate(resolve))), wireOptions);
-      return wire.body.kind === 'file' ? withFile(wire, headerText(headers['range'])).catch(() => failed({ status: 404, detail: '' })) : wire;
+      // A `Download.file` has no ETag, as on hapi (send-reply.ts: `etagMethod: false`).
+      return wire.body.kind === 'file' ? withFile(wire, method, headers, false).catch(() => failed({ status: 404, detail: '' })) : wire;
     } finally {
       // The uploads' temporary files go once the handler is done with them and the answer is out
       // (a host without `answered`: once the handler's answer is made), never while it runs.
@@ -306,10 +308,13 @@ function pageWire(page: ErrorPage): WireResponse {
 }
 
 /**
- * A response streaming a file (of `public/`, or a `Download.file`): its type unless the reply
- * named one, its length and Last-Modified. Rejects when the file is gone.
+ * A response streaming a file (of `public/` or the public disk, or a `Download.file`): its type
+ * unless the reply named one, its length, Last-Modified and, when `tagged`, an ETag, as inert
+ * gives them on hapi. A GET or HEAD the client's copy still answers gets 304 without a body
+ * (`fileNotModified`); a Range is served while If-Range still names the file. Rejects when the
+ * file is gone.
  */
-async function withFile(wire: WireResponse, range: string | undefined): Promise<WireResponse> {
+async function withFile(wire: WireResponse, method: string, headers: HeaderRecord, tagged: boolean): Promise<WireResponse> {
   if (wire.body.kind !== 'file') return wire;
   const { path } = wire.body;
   const info = await stat(path);
@@ -318,8 +323,18 @@ async function withFile(wire: WireResponse, range: string | undefined): Promise<
     const type = mimeLookup(path) || 'application/octet-stream';
     wire.headers.set('content-type', type.startsWith('text/') || type === 'application/javascript' ? `${type}; charset=utf-8` : type);
   }
+  const etag = tagged ? fileEtag(info.size, info.mtimeMs) : null;
+  if (etag !== null) wire.headers.set('etag', etag);
   wire.headers.set('last-modified', info.mtime.toUTCString());
+  const conditions = { method, etag, modifiedMs: info.mtimeMs, ifNoneMatch: headerText(headers['if-none-match']), ifModifiedSince: headerText(headers['if-modified-since']) };
+  if (wire.status === 200 && fileNotModified(conditions)) {
+    // Validators, type and cache headers stay; no body and no length of one (the file is not opened).
+    wire.status = 304;
+    wire.body = { kind: 'empty' };
+    return wire;
+  }
   wire.headers.set('accept-ranges', 'bytes');
+  const range = rangeStillValid(headerText(headers['if-range']), etag) ? headerText(headers['range']) : undefined;
   const part = wire.status === 200 ? byteRange(range, info.size) : null;
   if (part === null) {
     wire.headers.set('content-length', String(info.size));

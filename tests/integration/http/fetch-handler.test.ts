@@ -69,6 +69,22 @@ describe('app.fetch', () => {
     const broken = await fetch('/json', { method: 'POST', body: '{', headers: { 'content-type': 'application/json', accept: 'application/json' } });
     expect([broken.status, await broken.json()]).toEqual([400, { message: 'Invalid request payload JSON format' }]);
   });
+
+  it("answers a conditional GET for a public/ file (the framework's fw/fw.css) with 304, an unconditional one with the file", async () => {
+    const first = await fetch('/fw/fw.css');
+    const etag = first.headers.get('etag') ?? '';
+    const modified = first.headers.get('last-modified') ?? '';
+    expect(first.status).toBe(200);
+    expect(etag).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/u);
+    expect((await first.text()).length).toBeGreaterThan(0);
+    const again = await fetch('/fw/fw.css', { headers: { 'if-none-match': etag } });
+    expect([again.status, await again.text(), again.headers.get('content-length'), again.headers.get('etag'), again.headers.get('last-modified')]).toEqual([304, '', null, etag, modified]);
+    expect((await fetch('/fw/fw.css', { headers: { 'if-modified-since': modified } })).status).toBe(304);
+    expect((await fetch('/fw/fw.css', { headers: { 'if-none-match': '"other"', 'if-modified-since': modified } })).status).toBe(200);
+    // RFC 9110 §13.1.2: `*` matches any current file (hapi's own check compares it as a tag: 200 there).
+    expect((await fetch('/fw/fw.css', { headers: { 'if-none-match': '*' } })).status).toBe(304);
+    expect((await fetch('/fw/fw.css', { method: 'POST', headers: { 'if-none-match': etag } })).status).not.toBe(304);
+  });
 });
 
 describe('app.fetch answering HEAD with a stream', () => {

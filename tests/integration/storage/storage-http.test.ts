@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Download, Routes, TOKENS, View, json } from '../../../composition/index.js';
@@ -228,5 +228,119 @@ describe.each(['hapi', 'fetch'] as const)('storage over a real socket (%s transp
     expect(url).toContain('X-Amz-Expires=60');
     const opened = await fetch(url);
     expect([opened.status, await opened.text()]).toEqual([200, 'figures of march']);
+  });
+});
+
+// hapi answers conditional requests for files through @hapi/inert; the fetch transport through
+// domain/http/etag.ts (fileNotModified). Their ETags differ (inert hashes the content, the fetch
+// transport names size and mtime), so these tests carry a tag from one answer to the next.
+describe.each(['hapi', 'fetch'] as const)('conditional requests for files over a real socket (%s transport)', (transport) => {
+  let server: TestServer;
+  let root = '';
+
+  beforeAll(async () => {
+    root = dir();
+    mkdirSync(join(root, 'public'), { recursive: true });
+    writeFileSync(join(root, 'public', 'app.css'), 'body { color: teal }');
+    writeFileSync(join(root, 'public', 'changes.css'), 'first version');
+    const testApp = TestApp.create({
+      root,
+      environment: { DATABASE_URL: `sqlite:${join(root, 'db.sqlite')}`, HTTP_TRANSPORT: transport },
+      build: (options) =>
+        createDefaultApp(options).module({
+          name: 'conditional-test',
+          routes: new Routes()
+            .get('/put', async (ctx) => {
+              await ctx.service(TOKENS.storage).disk('public').put('avatars/a.txt', 'avatar bytes');
+              return json({ ok: true });
+            })
+            .get('/download', () => Download.file(join(root, 'public', 'app.css'), 'app.css', 'text/css')),
+        }),
+    });
+    server = await testApp.serve();
+    expect((await server.client().get('/put')).status).toBe(200);
+  });
+  afterAll(() => server.stop());
+
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => server.client().request(method, path, { headers, csrf: false });
+  /** One second before an HTTP date. */
+  const before = (date: string): string => new Date(Date.parse(date) - 1000).toUTCString();
+
+  describe.each([
+    ['a public/ file', '/app.css', 'body { color: teal }'],
+    ['a public disk file', '/storage/avatars/a.txt', 'avatar bytes'],
+  ])('%s', (_kind, path, body) => {
+    it('carries a strong ETag and Last-Modified; the same tag back gets 304 with no body', async () => {
+      const first = await get(path);
+      const etag = first.headers.get('etag') ?? '';
+      const modified = first.headers.get('last-modified') ?? '';
+      expect([first.status, first.text]).toEqual([200, body]);
+      expect(etag).toMatch(/^"[^"]+"$/u);
+      expect(Number.isNaN(Date.parse(modified))).toBe(false);
+      const again = await get(path, { 'if-none-match': etag });
+      expect([again.status, again.text, again.headers.get('content-length')]).toEqual([304, '', null]);
+      expect([again.headers.get('etag'), again.headers.get('last-modified'), again.headers.get('cache-control')]).toEqual([etag, modified, first.headers.get('cache-control')]);
+      expect((await get(path, { 'if-none-match': etag }, 'HEAD')).status).toBe(304);
+    });
+
+    it('matches a tag in a list and a weak tag; another tag gets 200 with the body', async () => {
+      const etag = (await get(path)).headers.get('etag') ?? '';
+      expect((await get(path, { 'if-none-match': `"other", ${etag}` })).status).toBe(304);
+      expect((await get(path, { 'if-none-match': `W/${etag}` })).status).toBe(304);
+      const other = await get(path, { 'if-none-match': '"other"' });
+      expect([other.status, other.text, other.headers.get('etag')]).toEqual([200, body, etag]);
+    });
+
+    it('If-Modified-Since at or after the file time gets 304, before it 200; If-None-Match wins over it', async () => {
+      const modified = (await get(path)).headers.get('last-modified') ?? '';
+      expect((await get(path, { 'if-modified-since': modified })).status).toBe(304);
+      expect((await get(path, { 'if-modified-since': new Date(Date.parse(modified) + 60_000).toUTCString() })).status).toBe(304);
+      const older = await get(path, { 'if-modified-since': before(modified) });
+      expect([older.status, older.text]).toEqual([200, body]);
+      expect((await get(path, { 'if-modified-since': 'not a date' })).status).toBe(200);
+      const both = await get(path, { 'if-none-match': '"other"', 'if-modified-since': modified });
+      expect([both.status, both.text]).toEqual([200, body]);
+    });
+
+    it('a POST with the current tag is not answered 304', async () => {
+      const etag = (await get(path)).headers.get('etag') ?? '';
+      const posted = await get(path, { 'if-none-match': etag }, 'POST');
+      expect(posted.status).not.toBe(304);
+      expect(posted.text).not.toBe('');
+    });
+
+    it('serves a Range only while If-Range names the current tag; a 304 comes before the range', async () => {
+      const etag = (await get(path)).headers.get('etag') ?? '';
+      const part = await get(path, { range: 'bytes=0-3', 'if-range': etag });
+      expect([part.status, part.text]).toEqual([206, body.slice(0, 4)]);
+      const stale = await get(path, { range: 'bytes=0-3', 'if-range': '"other"' });
+      expect([stale.status, stale.text]).toEqual([200, body]);
+      expect((await get(path, { range: 'bytes=0-3', 'if-none-match': etag })).status).toBe(304);
+    });
+  });
+
+  it('a file rewritten later no longer matches the old tag or date', async () => {
+    const first = await get('/changes.css');
+    const etag = first.headers.get('etag') ?? '';
+    const modified = first.headers.get('last-modified') ?? '';
+    expect((await get('/changes.css', { 'if-none-match': etag })).status).toBe(304);
+    const file = join(root, 'public', 'changes.css');
+    writeFileSync(file, 'second version, longer');
+    const later = new Date(Date.parse(modified) + 10_000);
+    utimesSync(file, later, later);
+    const changed = await get('/changes.css', { 'if-none-match': etag });
+    expect([changed.status, changed.text]).toEqual([200, 'second version, longer']);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect((await get('/changes.css', { 'if-modified-since': modified })).status).toBe(200);
+    expect((await get('/changes.css', { 'if-none-match': changed.headers.get('etag') ?? '' })).status).toBe(304);
+  });
+
+  it('a Download.file reply has no ETag, as on hapi, but answers If-Modified-Since with 304', async () => {
+    const first = await get('/download');
+    const modified = first.headers.get('last-modified') ?? '';
+    expect([first.status, first.text, first.headers.get('etag')]).toEqual([200, 'body { color: teal }', null]);
+    const again = await get('/download', { 'if-modified-since': modified });
+    expect([again.status, again.text, again.headers.get('content-disposition')]).toEqual([304, '', first.headers.get('content-disposition')]);
+    expect((await get('/download', { 'if-modified-since': before(modified) })).status).toBe(200);
   });
 });

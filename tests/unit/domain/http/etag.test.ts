@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { maskToken, padLength } from '../../../../domain/http/csrf-mask.js';
-import { ETAG_MAX_BODY_BYTES, etagEligible, etagFor, ifNoneMatchMatches } from '../../../../domain/http/etag.js';
+import { ETAG_MAX_BODY_BYTES, etagEligible, etagFor, fileEtag, fileNotModified, httpDateMs, ifNoneMatchMatches, rangeStillValid } from '../../../../domain/http/etag.js';
 
 const NONCE_A = 'AAAAbbbbCCCCdddd0123';
 const NONCE_B = 'ZZZZyyyyXXXXwwww9876';
@@ -132,5 +132,69 @@ describe('ifNoneMatchMatches', () => {
         expect(ifNoneMatchMatches(others.join(', '), etag)).toBe(others.includes(etag));
       }),
     );
+  });
+});
+
+describe('file validators', () => {
+  const MODIFIED = Date.parse('Sun, 06 Nov 1994 08:49:37 GMT') + 250;
+  const ETAG = fileEtag(1234, MODIFIED);
+  const judge = (headers: { ifNoneMatch?: string; ifModifiedSince?: string }, method = 'GET', etag: string | null = ETAG) =>
+    fileNotModified({ method, etag, modifiedMs: MODIFIED, ifNoneMatch: headers.ifNoneMatch, ifModifiedSince: headers.ifModifiedSince });
+
+  it('fileEtag is a strong tag of the size and the whole milliseconds of the mtime, in hex', () => {
+    expect(fileEtag(255, 4096.7)).toBe('"ff-1000"');
+    expect(fileEtag(0, 0)).toBe('"0-0"');
+    expect(fileEtag(1234, MODIFIED)).not.toBe(fileEtag(1234, MODIFIED + 1));
+    expect(fileEtag(1234, MODIFIED)).not.toBe(fileEtag(1235, MODIFIED));
+  });
+
+  it.each<[string, { ifNoneMatch?: string; ifModifiedSince?: string }, boolean]>([
+    ['no validator', {}, false],
+    ['the tag', { ifNoneMatch: ETAG }, true],
+    ['the tag, weak', { ifNoneMatch: `W/${ETAG}` }, true],
+    ['the tag in a list', { ifNoneMatch: `"a", ${ETAG}` }, true],
+    ['*', { ifNoneMatch: ' * ' }, true],
+    ['another tag', { ifNoneMatch: '"other"' }, false],
+    ['a list that does not parse', { ifNoneMatch: `${ETAG} junk` }, false],
+    ['the file time (to the second)', { ifModifiedSince: 'Sun, 06 Nov 1994 08:49:37 GMT' }, true],
+    ['a later time', { ifModifiedSince: 'Sun, 06 Nov 1994 08:49:38 GMT' }, true],
+    ['an earlier time', { ifModifiedSince: 'Sun, 06 Nov 1994 08:49:36 GMT' }, false],
+    ['the RFC 850 form', { ifModifiedSince: 'Sunday, 06-Nov-94 08:49:37 GMT' }, true],
+    ['the asctime form', { ifModifiedSince: 'Sun Nov  6 08:49:37 1994' }, true],
+    ['a date that is no HTTP-date', { ifModifiedSince: '1994-11-06T08:49:37Z' }, false],
+    ['no date at all', { ifModifiedSince: 'yesterday' }, false],
+    ['another tag with a current date: If-None-Match wins', { ifNoneMatch: '"other"', ifModifiedSince: 'Sun, 06 Nov 1994 08:49:37 GMT' }, false],
+    ['the tag with an old date: If-None-Match wins', { ifNoneMatch: ETAG, ifModifiedSince: 'Sun, 06 Nov 1994 08:00:00 GMT' }, true],
+  ])('GET with %s: 304 is %s', (_name, headers, expected) => {
+    expect(judge(headers)).toBe(expected);
+    expect(judge(headers, 'head')).toBe(expected);
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('%s is never answered 304', (method) => {
+    expect(judge({ ifNoneMatch: ETAG }, method)).toBe(false);
+    expect(judge({ ifModifiedSince: 'Sun, 06 Nov 1994 08:49:37 GMT' }, method)).toBe(false);
+  });
+
+  it('a file without an ETag (Download.file): If-None-Match matches only *, If-Modified-Since decides alone', () => {
+    expect(judge({ ifNoneMatch: ETAG }, 'GET', null)).toBe(false);
+    expect(judge({ ifNoneMatch: '*' }, 'GET', null)).toBe(true);
+    expect(judge({ ifModifiedSince: 'Sun, 06 Nov 1994 08:49:37 GMT' }, 'GET', null)).toBe(true);
+  });
+
+  it('rangeStillValid: a Range is served without If-Range or when it is the strong ETag itself', () => {
+    expect(rangeStillValid(undefined, ETAG)).toBe(true);
+    expect(rangeStillValid(undefined, null)).toBe(true);
+    expect(rangeStillValid(ETAG, ETAG)).toBe(true);
+    expect(rangeStillValid(`W/${ETAG}`, ETAG)).toBe(false);
+    expect(rangeStillValid('W/"x"', 'W/"x"')).toBe(false);
+    expect(rangeStillValid('"other"', ETAG)).toBe(false);
+    expect(rangeStillValid('Sun, 06 Nov 1994 08:49:37 GMT', ETAG)).toBe(false);
+    expect(rangeStillValid(ETAG, null)).toBe(false);
+  });
+
+  it('httpDateMs reads the three HTTP-date forms as GMT and refuses anything else', () => {
+    const ms = Date.UTC(1994, 10, 6, 8, 49, 37);
+    expect(['Sun, 06 Nov 1994 08:49:37 GMT', 'Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'].map(httpDateMs)).toEqual([ms, ms, ms]);
+    expect(['', '1', 'Sun, 06 Nov 1994', 'Sun, 06 Nov 1994 08:49:37 PST'].map(httpDateMs)).toEqual([null, null, null, null]);
   });
 });
