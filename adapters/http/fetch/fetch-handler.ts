@@ -73,29 +73,24 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
    * disk's file under its path, a private disk's object behind a temporary link. Null: the path is
    * neither. Before `public/`, as hapi's own routes for these paths win over its catch-all route.
    */
-  const fromStorage = async (method: string, path: string, target: string, headers: HeaderRecord, failed: (error: ErrorAnswer) => Promise<WireResponse>): Promise<WireResponse | null> => {
+  const fromStorage = (method: string, path: string, target: string, headers: HeaderRecord, failed: (error: ErrorAnswer) => Promise<WireResponse>): Promise<WireResponse> | null => {
+    // Decided before any await: a page's GET (most requests) pays no promise here.
     const disk = publicDisks.find((candidate) => candidate.owns(path));
     if (disk !== undefined) {
       const file = disk.file(path);
       if ('kind' in file) return failed({ status: file.status, detail: file.detail });
       // As for `public/` (see withFile): ETag, Last-Modified, 304, at most one byte range.
-      const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, method, headers, true).catch(() => null);
-      if (served === null) return failed({ status: 404, detail: '' });
-      for (const [name, value] of Object.entries(publicDiskHeaders(served.headers.get('content-type') ?? ''))) served.headers.set(name, value);
-      return served;
+      return servedFile(file.absolutePath, method, headers).then(
+        (served) => {
+          for (const [name, value] of Object.entries(publicDiskHeaders(served.headers.get('content-type') ?? ''))) served.headers.set(name, value);
+          return served;
+        },
+        () => failed({ status: 404, detail: '' }),
+      );
     }
     const link = temporaryLinks === null ? null : temporaryLinkParams(path);
     if (temporaryLinks === null || link === null) return null;
-    // The target as sent when the host gives it: the signature covers the encoded path.
-    const opened = await temporaryLinks.open(target, link.disk, link.key);
-    if (opened.kind === 'refused') return failed({ status: opened.status, detail: opened.detail });
-    const linkHeaders = new Map([
-      ['content-type', opened.contentType],
-      ['content-length', String(opened.size)],
-      ['content-disposition', opened.contentDisposition],
-      ['cache-control', opened.cacheControl],
-    ]);
-    return { status: 200, headers: linkHeaders, cookies: [], body: { kind: 'stream', stream: opened.stream } };
+    return openedLink(temporaryLinks, target, link, failed);
   };
 
   /** Stages 2 to 4, the body and the kernel, for a request whose state is open. */
@@ -132,12 +127,12 @@ export function createFetchHandler(kernel: Kernel): FetchHandler {
         health.headers.set('cache-control', 'no-store');
         return health;
       }
-      const stored = await fromStorage(method, path, target, headers, failed);
-      if (stored !== null) return stored;
+      const stored = fromStorage(method, path, target, headers, failed);
+      if (stored !== null) return await stored;
       const builtIn = path === '/robots.txt' || path === '/favicon.ico';
       const file = kernel.publicFiles.lookup(path);
       if (file !== null) {
-        const served = await withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: file.absolutePath } }, method, headers, true);
+        const served = await servedFile(file.absolutePath, method, headers);
         if (!builtIn) served.headers.set('cache-control', publicFileCache(url.searchParams.has('v')));
         return served;
       }
@@ -305,6 +300,24 @@ function parsedBody(raw: Buffer, headers: HeaderRecord, rawMaxDepth: number | nu
 /** An error page as a wire response. */
 function pageWire(page: ErrorPage): WireResponse {
   return { status: page.status, headers: new Map([['content-type', page.contentType], ...Object.entries(page.headers)]), cookies: [], body: { kind: 'text', text: page.body } };
+}
+
+/** A private disk's object behind a temporary link (the target as sent: the signature covers the encoded path). */
+async function openedLink(links: TemporaryLinks, target: string, link: { disk: string; key: string | undefined }, failed: (error: ErrorAnswer) => Promise<WireResponse>): Promise<WireResponse> {
+  const opened = await links.open(target, link.disk, link.key);
+  if (opened.kind === 'refused') return failed({ status: opened.status, detail: opened.detail });
+  const headers = new Map([
+    ['content-type', opened.contentType],
+    ['content-length', String(opened.size)],
+    ['content-disposition', opened.contentDisposition],
+    ['cache-control', opened.cacheControl],
+  ]);
+  return { status: 200, headers, cookies: [], body: { kind: 'stream', stream: opened.stream } };
+}
+
+/** A file the framework serves itself (`public/`, the public disk's): with its ETag, as inert gives one. */
+function servedFile(absolutePath: string, method: string, headers: HeaderRecord): Promise<WireResponse> {
+  return withFile({ status: 200, headers: new Map(), cookies: [], body: { kind: 'file', path: absolutePath } }, method, headers, true);
 }
 
 /**
