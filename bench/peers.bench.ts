@@ -25,8 +25,10 @@
  * PEERS_BEFORE: the compiled peers.server.js of another build of fw (an earlier commit's
  * dist/, inside this checkout so that it finds node_modules and templates/), measured as one
  * more column 'fw-before' in the same rounds: its fw/peer is this build's speed against it.
- * PEERS_BEFORE_NODE_FLAGS: node flags for that column only (the same build under another V8
- * setting, say `--max-semi-space-size=2`).
+ * PEERS_BEFORE_NODE_FLAGS: node flags for that column only, instead of fw's (the same build
+ * under another V8 setting, say `--max-semi-space-size=2`).
+ * fw runs with the node flags of its own start command (`npm start`, composition/serve-node-flags.ts);
+ * every peer with node's defaults, as its users start it.
  * The targets are the issue's; a MISS is reported, never fatal.
  */
 import { spawn } from 'node:child_process';
@@ -36,6 +38,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { SERVE_NODE_FLAGS } from '../composition/serve-node-flags.js';
 import { ChildServers } from './support/child-servers.js';
 import { BENCH_USERS, PASSWORD, SERVER_KINDS, benchEmail, benchName } from './support/peers.js';
 import type { ReadyMessage, ServerKind, StatsMessage } from './support/peers.js';
@@ -150,7 +153,9 @@ const cpuMs = (cpu: NodeJS.CpuUsage): number => (cpu.user + cpu.system) / 1000;
 async function start(kind: BenchKind): Promise<Server> {
   const [script, serverKind] = kind === 'fw-before' ? [BEFORE_SCRIPT, 'fw'] : [SERVER_SCRIPT, kind];
   mkdirSync(join(dir, kind));
-  const nodeFlags = kind === 'fw-before' ? BEFORE_NODE_FLAGS : [];
+  // fw runs as its start command runs it (`npm start`: SERVE_NODE_FLAGS); the peers as their
+  // users run them, with node's defaults.
+  const nodeFlags = kind === 'fw-before' ? (BEFORE_NODE_FLAGS.length > 0 ? BEFORE_NODE_FLAGS : SERVE_NODE_FLAGS) : kind === 'fw' ? SERVE_NODE_FLAGS : [];
   const child = spawn(process.execPath, [...process.execArgv, ...nodeFlags, script, serverKind, join(dir, kind)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   const url = await new Promise<string>((resolve, reject) => {

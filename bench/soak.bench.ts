@@ -9,7 +9,8 @@
  *
  * Environment: SOAK_REQUESTS (1 000 000), SOAK_ROUNDS (10), SOAK_IDLE_SECONDS (12: the idle
  * reading's wait, as in the peers bench). Node flags after the script's name go to the server
- * (`node dist/bench/soak.bench.js --semi-space-growth-factor=2`: V8's own growth, for a before/after).
+ * after fw's own (SERVE_NODE_FLAGS, as `npm start` gives them; `node dist/bench/soak.bench.js
+ * --max-semi-space-size=16`: V8's own sizing, for a before/after).
  * Misses are reported, never fatal.
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { SERVE_NODE_FLAGS } from '../composition/serve-node-flags.js';
 import { ChildServers } from './support/child-servers.js';
 import { PASSWORD, benchEmail } from './support/peers.js';
 import type { ReadyMessage, StatsMessage } from './support/peers.js';
@@ -78,7 +80,7 @@ function slope(points: readonly (readonly [number, number])[]): number {
 
 async function main(): Promise<void> {
   const child = children.add(
-    spawn(process.execPath, ['--expose-gc', ...process.execArgv, ...process.argv.slice(2), SERVER_SCRIPT, 'fw', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    spawn(process.execPath, ['--expose-gc', ...SERVE_NODE_FLAGS, ...process.execArgv, ...process.argv.slice(2), SERVER_SCRIPT, 'fw', dir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
   );
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve((message as ReadyMessage).url));

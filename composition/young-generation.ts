@@ -12,10 +12,13 @@
  * - V8 shrinks the young generation at a scavenge when the process allocated little lately. Once
  *   the app has booted, fw asks for a scavenge every 2 s while the space is larger than V8's
  *   start size; at the first quiet moment V8 gives the memory back (under load it does not, and
- *   one more scavenge among hundreds a second costs nothing measurable).
- * - The growth factor is read each time V8 grows the space. After a shrink fw lets V8 double it
- *   again, and sets the factor to 1 once it reaches 2 × 4 MB: semi-spaces of 1 MB cost 10–30 % more
- *   CPU per page request in the peers bench, 4 MB ones were within its noise of V8's 16.
+ *   one more scavenge among hundreds a second costs nothing measurable). That is done once, for
+ *   start-up's growth; afterwards V8 sizes the space itself, between its start size and the cap.
+ * - The growth factor is read each time V8 grows the space. fw lets V8 double it while it is below
+ *   2 × 4 MB and sets the factor to 1 once it reaches that: semi-spaces of 1 MB cost 10–30 % more
+ *   CPU per page request in the peers bench, 4 MB ones were within its noise of V8's 16. V8 also
+ *   shrinks the space by itself when a burst follows a pause, so the factor goes back to 2
+ *   whenever the space is below the cap (checked twice a second).
  *
  * `YOUNG_GENERATION=grow` leaves V8 alone; so does any semi-space flag on node's command line or
  * in NODE_OPTIONS (the operator's choice).
@@ -35,6 +38,8 @@ const START_BYTES = 2 * MB;
 const CAP_BYTES = 8 * MB;
 /** How often to look. V8 judges "quiet" by the allocations between its last collections, so short steps see a quiet moment sooner (every 5 s took 15–25 s under tsx). */
 const QUIET_CHECK_MS = 2_000;
+/** How soon a burst after V8 shrank the space may grow it again (reading the size is all it costs). */
+const GROWTH_CHECK_MS = 500;
 
 /** Whether the command that started node sized the young generation itself. */
 function sizedByNodeCommand(): boolean {
@@ -45,8 +50,21 @@ function startedWithExposeGc(): boolean {
   return [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((argument) => /--expose[-_]gc\b/u.test(argument));
 }
 
+/** The young generation's committed bytes: both semi-spaces, or only one while V8 has the other uncommitted. */
 function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/**
+ * Whether a semi-space has reached the cap. Read from one semi-space's capacity (used plus
+ * available, a little under the power of two V8 sizes it to), not from the committed bytes:
+ * V8 uncommits the idle semi-space at times (after a quiet spell), and a committed size of
+ * 4 MB then stood for two 4 MB semi-spaces, so the factor went to 2 at the cap and V8 doubled
+ * past it (14 MB seen).
+ */
+function atCap(): boolean {
+  const space = getHeapSpaceStatistics().find((each) => each.space_name === 'new_space');
+  return space !== undefined && space.space_used_size + space.space_available_size > (CAP_BYTES / 2) * 0.75;
 }
 
 type Collect = (options: { type: 'minor' }) => void;
@@ -67,35 +85,59 @@ function collector(): Collect {
   }
 }
 
+/** The process's growth factor as fw last set it (V8's default is 2). */
+let factorSet: 1 | 2 = 2;
+
 function growthFactor(factor: 1 | 2): void {
+  if (factor === factorSet) return;
+  factorSet = factor;
   setFlagsFromString(`--semi-space-growth-factor=${factor}`);
 }
+
+/** Apps in this process looking after it: the flags are the process's, reset when the last stops. */
+let keepers = 0;
 
 /**
  * Starts looking after the young generation (see above) for a booted app; answers a function
  * that stops, leaving V8's own growth in force. Nothing to do under `grow` or a node flag.
  */
-/** Apps in this process looking after it: the flags are the process's, reset when the last stops. */
-let keepers = 0;
-
 export function keepYoungGenerationSmall(choice: YoungGeneration): () => void {
   if (choice !== 'small' || sizedByNodeCommand()) return () => undefined;
   keepers++;
   const collect = collector();
-  // Held to the cap while growing again after a shrink: V8 grows only at scavenges, and the
-  // observer hears each one right after it.
+  // The cap: V8 doubles the space at a scavenge while the factor is 2, and this observer hears
+  // each scavenge right after it, so it sets the factor to 1 as the space reaches the cap. It
+  // listens only while the space grows: an observer of every collection costs more than the
+  // collections (a third of `/health`'s CPU in the peers bench).
+  let growing = false;
   const cap = new PerformanceObserver(() => {
-    if (youngGenerationBytes() < CAP_BYTES) return;
+    if (!atCap()) return;
     growthFactor(1);
     cap.disconnect();
+    growing = false;
   });
-  const timer = setInterval(() => {
-    if (youngGenerationBytes() <= START_BYTES) return;
-    // A scavenge costs about a millisecond; V8 shrinks the space only if the process was quiet.
-    collect({ type: 'minor' });
-    if (youngGenerationBytes() > START_BYTES) return;
+  // V8 also shrinks the space by itself (at the first scavenge of a burst after a pause, judged
+  // by the quiet before it); with the factor left at 1 it stayed at 1 MB semi-spaces for the
+  // whole burst, four times the scavenges. So below the cap the factor is 2 again.
+  const allowGrowth = (): void => {
+    if (growing || atCap()) return;
     growthFactor(2);
     cap.observe({ entryTypes: ['gc'] });
+    growing = true;
+  };
+  let watch: ReturnType<typeof setInterval> | undefined;
+  const timer = setInterval(() => {
+    if (youngGenerationBytes() > START_BYTES) {
+      // A scavenge costs about a millisecond; V8 shrinks the space only if the process was quiet.
+      collect({ type: 'minor' });
+      if (youngGenerationBytes() > START_BYTES) return;
+    }
+    // Given back once: start-up's growth is what this undoes. From here V8 sizes the space
+    // between its start size and the cap by itself.
+    clearInterval(timer);
+    allowGrowth();
+    watch = setInterval(allowGrowth, GROWTH_CHECK_MS);
+    watch.unref();
   }, QUIET_CHECK_MS);
   // The process may end whenever it likes: this is housekeeping.
   timer.unref();
@@ -104,6 +146,7 @@ export function keepYoungGenerationSmall(choice: YoungGeneration): () => void {
     if (stopped) return;
     stopped = true;
     clearInterval(timer);
+    clearInterval(watch);
     cap.disconnect();
     keepers--;
     if (keepers === 0) growthFactor(2);
