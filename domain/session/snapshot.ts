@@ -56,13 +56,62 @@ export function sessionExpiresAt(snapshot: SessionSnapshot, defaultLifetimeMinut
   return snapshot.lastActivityAt + minutes * MINUTE_MS;
 }
 
+/** The fields a compact snapshot leaves out when they hold these values (a guest's, mostly). */
+const DEFAULTS = {
+  values: {},
+  flash: {},
+  lifetimeMinutes: null,
+  userId: null,
+  userEpoch: null,
+  authenticatedAt: null,
+  loginId: null,
+  passwordConfirmedAt: null,
+  intendedUrl: null,
+} as const;
+type DefaultedField = keyof typeof DEFAULTS;
+const DEFAULTED = Object.keys(DEFAULTS) as DefaultedField[];
+
+/** Whether a field holds its compact default: null, or an empty record for values and flash. */
+function isDefault(field: DefaultedField, value: unknown): boolean {
+  return field === 'values' || field === 'flash' ? isPlainRecord(value) && Object.keys(value).length === 0 : value === null;
+}
+
+/**
+ * The snapshot as the cookie driver stores it: format 2, the fields that hold their default
+ * left out. A new guest session is `v`, `token` and the two times: its sealed cookie is ~300
+ * bytes where the full form made ~530, sent by the browser on every request and opened
+ * (HMAC, AES, JSON) by the server. `parseSnapshot` reads both formats.
+ */
+export function compactSnapshot(snapshot: SessionSnapshot): Record<string, unknown> {
+  const stored: Record<string, unknown> = { v: 2, token: snapshot.token, issuedAt: snapshot.issuedAt, lastActivityAt: snapshot.lastActivityAt };
+  for (const field of DEFAULTED) if (!isDefault(field, snapshot[field])) stored[field] = snapshot[field];
+  return stored;
+}
+
 /**
  * Checks a snapshot read from outside (a cookie, a database row, any version of the code) field
  * by field, and returns a copy with frozen values, or null when anything is off. Unknown fields
- * count as damage: a format change comes with a new `v`.
+ * count as damage: a format change comes with a new `v`. Format 1 holds every field; format 2
+ * (`compactSnapshot`) leaves out those that hold their default, and writing one of them with its
+ * default is damage too (one value, one spelling).
  */
 export function parseSnapshot(input: unknown): SessionSnapshot | null {
   if (!isPlainRecord(input)) return null;
+  return input['v'] === 2 ? parseCompact(input) : parseFull(input);
+}
+
+function parseCompact(input: Record<string, unknown>): SessionSnapshot | null {
+  const full: Record<string, unknown> = { ...DEFAULTS, v: 1 };
+  for (const key of Object.keys(input)) {
+    if (key === 'v') continue;
+    if (!(FIELDS as readonly string[]).includes(key)) return null;
+    if (Object.hasOwn(DEFAULTS, key) && isDefault(key as DefaultedField, input[key])) return null;
+    full[key] = input[key];
+  }
+  return parseFull(full);
+}
+
+function parseFull(input: Record<string, unknown>): SessionSnapshot | null {
   const keys = Object.keys(input);
   if (keys.length !== FIELDS.length || !FIELDS.every((field) => Object.hasOwn(input, field))) return null;
   const s = input as Record<(typeof FIELDS)[number], unknown>;

@@ -1,5 +1,6 @@
 import { endedLoginExpiry, endedLoginKey } from '../../../../domain/session/ended-login.js';
 import { Session } from '../../../../domain/session/session.js';
+import { compactSnapshot } from '../../../../domain/session/snapshot.js';
 import type { CacheStore } from '../../../../ports/cache-store.js';
 import type { Sealer } from '../sealer.js';
 import { SetCookie } from '../cookies.js';
@@ -56,7 +57,7 @@ export class CookieSessionDriver implements SessionDriver {
       await this.endedLogins.increment(endedLoginKey(before.userId, before.loginId), endedLoginExpiry(now.getTime(), lifetime));
     }
     const snapshot = session.commit(now);
-    const value = await this.sealer.seal(SESSION_COOKIE, snapshot);
+    const value = await this.sealer.seal(SESSION_COOKIE, compactSnapshot(snapshot));
     if (value.length > COOKIE_WARNING_BYTES) {
       ctx.log.warn('the session cookie is close to the 4 KB browsers keep; store less in the session or use SESSION_DRIVER=database', { bytes: value.length });
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JSON_MAX_DEPTH } from '../../../../domain/session/json.js';
 import { Session } from '../../../../domain/session/session.js';
 import type { SessionSnapshot } from '../../../../domain/session/session.js';
-import { parseSnapshot } from '../../../../domain/session/snapshot.js';
+import { compactSnapshot, parseSnapshot } from '../../../../domain/session/snapshot.js';
 import { DEFAULT_LIFETIME, T0, minutesAfter, resumeOrFail, startSession, store, token, validSnapshot } from './support.js';
 
 function resumeKind(input: unknown): string {
@@ -129,6 +129,41 @@ describe('parseSnapshot', () => {
   });
 });
 
+describe('the compact snapshot (format 2, what the cookie driver seals)', () => {
+  it("leaves out a new guest session's defaults: v, token and the two times only", () => {
+    const compact = compactSnapshot(startSession().commit(T0));
+    expect(Object.keys(compact).sort()).toEqual(['issuedAt', 'lastActivityAt', 'token', 'v']);
+    expect(compact['v']).toBe(2);
+    // The full form of the same session is more than twice as long: the cookie's size.
+    expect(JSON.stringify(compact).length * 2).toBeLessThan(JSON.stringify(startSession().commit(T0)).length);
+  });
+
+  it('keeps every field that holds something else', () => {
+    const compact = compactSnapshot(validSnapshot());
+    // Every field of the sample but its lifetime, which is null (the app's SESSION_LIFETIME).
+    expect(Object.keys(compact).sort()).toEqual(Object.keys(validSnapshot()).filter((field) => field !== 'lifetimeMinutes').sort());
+    expect(parseSnapshot(JSON.parse(JSON.stringify(compact)))).toEqual(validSnapshot());
+  });
+
+  it.each([
+    ['an unknown field', { extra: 1 }],
+    ['a default written out (one value, one spelling)', { userId: null }],
+    ['an empty record written out', { values: {} }],
+    ['half a user', { userId: 7 }],
+    ['no token', { token: undefined }],
+    ['a bad time', { issuedAt: 'yesterday' }],
+  ])('refuses %s', (_name, change) => {
+    const compact: Record<string, unknown> = { ...compactSnapshot(startSession().commit(T0)), ...change };
+    for (const [key, value] of Object.entries(change)) if (value === undefined) delete compact[key];
+    expect(parseSnapshot(compact)).toBeNull();
+  });
+
+  it('format 1 (cookies sealed before) still opens', () => {
+    const full = startSession().commit(T0);
+    expect(parseSnapshot(JSON.parse(JSON.stringify(full)))).toEqual(full);
+  });
+});
+
 /** Keys and values as arbitrary JSON text gives them, including keys like `__proto__`. */
 const values = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 6 });
 
@@ -166,6 +201,8 @@ describe('snapshot properties', () => {
         const first = session.commit(T0);
         const second = resumeOrFail(JSON.parse(JSON.stringify(first)), T0).commit(T0);
         expect(second).toEqual({ ...first, flash: {} });
+        // The compact form the cookie driver seals reads back to the same snapshot.
+        expect(parseSnapshot(JSON.parse(JSON.stringify(compactSnapshot(first))))).toEqual(first);
       }),
     );
   });
