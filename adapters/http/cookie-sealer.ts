@@ -3,6 +3,7 @@ import type { Cipher, Decipher } from 'node:crypto';
 import Iron from '@hapi/iron';
 import { FrameworkError } from '../../domain/shared/errors.js';
 import type { RandomSource } from '../../ports/random-source.js';
+import { bytesAsBuffer } from '../../domain/shared/bytes.js';
 
 /** The two keys iron needs, derived from APP_KEY (see `domain/security/app-keys.ts`). */
 export interface SealingKeys {
@@ -77,7 +78,7 @@ export class CookieSealer {
   seal(name: string, value: unknown): Promise<string> {
     // Each seal's IV comes from the pooled CSPRNG (iron's own asks the system for 16 bytes per
     // seal: a system call on every new or changed session). A fresh IV per seal, as before.
-    const iv = Buffer.from(this.random.bytes(IV_BYTES));
+    const iv = bytesAsBuffer(this.random.bytes(IV_BYTES));
     let json: string | undefined;
     try {
       json = JSON.stringify({ n: name, v: value });

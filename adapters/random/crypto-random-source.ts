@@ -22,7 +22,8 @@ export class CryptoRandomSource implements RandomSource {
       this.pool = randomFillSync(Buffer.allocUnsafe(POOL_BYTES));
       this.offset = 0;
     }
-    const slice = Buffer.from(this.pool.subarray(this.offset, this.offset + length));
+    // A copy (TypedArray slice keeps Buffer's species), without node's array-like path.
+    const slice = Uint8Array.prototype.slice.call(this.pool, this.offset, this.offset + length) as Buffer;
     // Wipe what was handed out, so no later reader of the pool sees it again.
     this.pool.fill(0, this.offset, this.offset + length);
     this.offset += length;

@@ -2,6 +2,7 @@ import type { Session } from '../../domain/session/session.js';
 import type { User } from '../../domain/users/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
+import { bytesAsBuffer } from '../../domain/shared/bytes.js';
 
 /** What the session transition of a login reads: the time, fresh randomness, and REMEMBER_LIFETIME. */
 export interface SessionLoginServices {
@@ -13,7 +14,7 @@ export interface SessionLoginServices {
 
 /** A session's CSRF token: 32 random bytes, as the session stage makes for a new session. */
 export function newSessionToken(random: RandomSource): string {
-  return Buffer.from(random.bytes(32)).toString('base64url');
+  return bytesAsBuffer(random.bytes(32)).toString('base64url');
 }
 
 /**

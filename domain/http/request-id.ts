@@ -1,4 +1,5 @@
 import { MisuseError } from '../shared/errors.js';
+import { bytesAsBuffer } from '../shared/bytes.js';
 /** An incoming `X-Request-Id` worth keeping: 8 to 64 letters, digits, `.`, `_` or `-`. */
 const ACCEPTABLE = /^[A-Za-z0-9._-]{8,64}$/u;
 
@@ -14,5 +15,5 @@ export function acceptRequestId(incoming: string | undefined): string | null {
 /** A new id from random bytes the caller made: 16 bytes give 32 hex characters. */
 export function newRequestId(bytes: Uint8Array): string {
   if (bytes.length < 8) throw new MisuseError('http.random-bytes', 'a request id needs at least 8 random bytes');
-  return Buffer.from(bytes).toString('hex');
+  return bytesAsBuffer(bytes).toString('hex');
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../../../ports/logger.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import { headerText } from './context.js';
 import type { RequestState } from './request.js';
+import { bytesAsBuffer } from '../../../domain/shared/bytes.js';
 
 /**
  * The stages before routing (spec 001's stages 1 to 4), as rules each transport applies with
@@ -27,7 +28,7 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
  * log span whose every line carries it.
  */
 export function startRequest(options: FrontOptions, remoteAddress: string | undefined, headers: Headers): RequestState {
-  const nonce = Buffer.from(options.random.bytes(16)).toString('base64');
+  const nonce = bytesAsBuffer(options.random.bytes(16)).toString('base64');
   const incoming = headers['x-request-id'];
   const requestId = acceptRequestId(typeof incoming === 'string' ? incoming : undefined) ?? newRequestId(options.random.bytes(16));
   const xForwardedFor = headerText(headers['x-forwarded-for']);

@@ -10,6 +10,7 @@ import { SESSION_COOKIE } from '../session/session-driver.js';
 import type { OpenedSession, SessionDriver } from '../session/session-driver.js';
 import type { KernelContext } from '../context.js';
 import type { Reply } from '../replies.js';
+import { bytesAsBuffer } from '../../../../domain/shared/bytes.js';
 
 export interface SessionStageOptions {
   driver: SessionDriver;
@@ -18,7 +19,7 @@ export interface SessionStageOptions {
 }
 
 export function newToken(random: RandomSource): string {
-  return Buffer.from(random.bytes(32)).toString('base64url');
+  return bytesAsBuffer(random.bytes(32)).toString('base64url');
 }
 
 /**
