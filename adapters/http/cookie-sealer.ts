@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import type { Cipher, Decipher } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import type { Cipher, Decipher, KeyObject } from 'node:crypto';
 import Iron from '@hapi/iron';
 import { FrameworkError } from '../../domain/shared/errors.js';
 import type { RandomSource } from '../../ports/random-source.js';
@@ -53,6 +53,13 @@ const REMEMBERED_OPENINGS = 256;
  */
 export class CookieSealer {
   private readonly password: { id: string; encryption: Buffer; integrity: Buffer };
+  /**
+   * The integrity key as a KeyObject, for `mac`: on Node 24 `createHmac` with a Buffer key
+   * spends ~11 µs checking whether the Buffer is a KeyObject or a CryptoKey, against ~1.7 µs
+   * given a KeyObject (a quarter of a new-session page's CPU; Node 20 and 22 do not differ).
+   * iron itself still gets the Buffers (`password`).
+   */
+  private readonly integrityKey: KeyObject;
   /** The cipher every seal encrypts through (`encrypt`), and the last ciphertext block it wrote: its chain's state. */
   private chain: Cipher | null = null;
   private readonly lastBlock = Buffer.alloc(BLOCK_BYTES);
@@ -73,6 +80,7 @@ export class CookieSealer {
     private readonly random: RandomSource,
   ) {
     this.password = { id: KEY_ID, encryption: keys.encryption, integrity: keys.integrity };
+    this.integrityKey = createSecretKey(keys.integrity);
   }
 
   seal(name: string, value: unknown): Promise<string> {
@@ -164,7 +172,7 @@ export class CookieSealer {
 
   /** HMAC-SHA256 of the sealed parts, base64url (iron's digest, its `+/=` replaced the same way). */
   private mac(macBase: string): string {
-    return createHmac('sha256', this.password.integrity).update(macBase).digest('base64url');
+    return createHmac('sha256', this.integrityKey).update(macBase).digest('base64url');
   }
 
   /**
