@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv } from 'node:crypto';
 import type { RandomSource } from '../../ports/random-source.js';
 import type { SecretBox } from '../../ports/secret-box.js';
 import { MisuseError } from '../../domain/shared/errors.js';
+import { secretKey } from '../../domain/shared/secret-key.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12; // GCM's native nonce size
@@ -25,7 +26,7 @@ export class AesGcmSecretBox implements SecretBox {
 
   seal(plain: string): string {
     const iv = this.random.bytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv('aes-256-gcm', secretKey(this.key), iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(ASSOCIATED_DATA);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return `${VERSION}.${Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url')}`;
@@ -36,7 +37,7 @@ export class AesGcmSecretBox implements SecretBox {
     if (version !== VERSION || payload === undefined || rest.length > 0 || !/^[A-Za-z0-9_-]+$/u.test(payload)) return null;
     const bytes = Buffer.from(payload, 'base64url');
     if (bytes.length < IV_BYTES + TAG_BYTES) return null;
-    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+    const decipher = createDecipheriv('aes-256-gcm', secretKey(this.key), bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
     decipher.setAAD(ASSOCIATED_DATA);
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     try {

@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Cipher, Decipher, KeyObject } from 'node:crypto';
 import Iron from '@hapi/iron';
 import { FrameworkError } from '../../domain/shared/errors.js';
+import { secretKey } from '../../domain/shared/secret-key.js';
 import type { RandomSource } from '../../ports/random-source.js';
 import { bytesAsBuffer } from '../../domain/shared/bytes.js';
 
@@ -80,7 +81,7 @@ export class CookieSealer {
     private readonly random: RandomSource,
   ) {
     this.password = { id: KEY_ID, encryption: keys.encryption, integrity: keys.integrity };
-    this.integrityKey = createSecretKey(keys.integrity);
+    this.integrityKey = secretKey(keys.integrity);
   }
 
   seal(name: string, value: unknown): Promise<string> {

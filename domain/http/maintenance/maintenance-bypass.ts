@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isValidMaintenanceSecret } from './maintenance-secret.js';
 import { MisuseError } from '../../shared/errors.js';
+import { secretKey } from '../../shared/secret-key.js';
 
 /**
  * The cookie that lets one browser past maintenance mode: `<expires>.<hmac-hex>`, where
@@ -15,7 +16,7 @@ const MIN_KEY_BYTES = 16;
 const VALUE = /^([1-9]\d{0,14})\.([0-9a-f]{64})$/u;
 
 function mac(key: Buffer, secret: string, expires: string): Buffer {
-  return createHmac('sha256', key).update(`fw.maintenance-bypass.v1\n${expires}\n${secret}`, 'utf8').digest();
+  return createHmac('sha256', secretKey(key)).update(`fw.maintenance-bypass.v1\n${expires}\n${secret}`, 'utf8').digest();
 }
 
 export interface BypassCookieInput {

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalPath } from './signed-url-path.js';
 import { MisuseError } from '../../shared/errors.js';
+import { secretKey } from '../../shared/secret-key.js';
 
 /**
  * Signed URLs: `<path>?expires=<epoch seconds>&signature=<hex HMAC-SHA256>`.
@@ -38,7 +39,7 @@ function checkKey(key: Buffer): void {
 }
 
 function mac(key: Buffer, path: string, expires: string): Buffer {
-  return createHmac('sha256', key).update(`${path}\n${expires}`, 'utf8').digest();
+  return createHmac('sha256', secretKey(key)).update(`${path}\n${expires}`, 'utf8').digest();
 }
 
 /** `now` plus `ttlSeconds`, in whole epoch seconds (rounded down, so a link never outlives its ttl). */
