@@ -155,7 +155,7 @@ async function start(kind: BenchKind): Promise<Server> {
   mkdirSync(join(dir, kind));
   // fw runs as its start command runs it (`npm start`: SERVE_NODE_FLAGS); the peers as their
   // users run them, with node's defaults.
-  const nodeFlags = kind === 'fw-before' ? (BEFORE_NODE_FLAGS.length > 0 ? BEFORE_NODE_FLAGS : SERVE_NODE_FLAGS) : kind === 'fw' ? SERVE_NODE_FLAGS : [];
+  const nodeFlags = kind === 'fw-before' && BEFORE_NODE_FLAGS.length > 0 ? BEFORE_NODE_FLAGS : kind === 'fw' || kind === 'fw-before' ? SERVE_NODE_FLAGS : [];
   const child = spawn(process.execPath, [...process.execArgv, ...nodeFlags, script, serverKind, join(dir, kind)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   const url = await new Promise<string>((resolve, reject) => {

@@ -25,6 +25,7 @@
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import type { HeapSpaceInfo } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** `small`: given back when quiet, at most 2 × 4 MB (fw's default); `grow`: V8's own sizing. */
@@ -50,9 +51,13 @@ function startedWithExposeGc(): boolean {
   return [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].some((argument) => /--expose[-_]gc\b/u.test(argument));
 }
 
+function newSpace(): HeapSpaceInfo | undefined {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+}
+
 /** The young generation's committed bytes: both semi-spaces, or only one while V8 has the other uncommitted. */
 function youngGenerationBytes(): number {
-  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+  return newSpace()?.space_size ?? 0;
 }
 
 /**
@@ -63,7 +68,7 @@ function youngGenerationBytes(): number {
  * past it (14 MB seen).
  */
 function atCap(): boolean {
-  const space = getHeapSpaceStatistics().find((each) => each.space_name === 'new_space');
+  const space = newSpace();
   return space !== undefined && space.space_used_size + space.space_available_size > (CAP_BYTES / 2) * 0.75;
 }
 

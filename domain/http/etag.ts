@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { bytesAsBuffer } from '../shared/bytes.js';
 import { MisuseError } from '../shared/errors.js';
 
 /**
@@ -51,7 +52,7 @@ export interface PrintedCsrfToken {
 export function etagFor(body: Uint8Array | string, nonce: string | null, csrf: PrintedCsrfToken | null = null): string {
   if (nonce === '') throw new MisuseError('http.bad-nonce', 'etagFor: the nonce is null or a non-empty string');
   if (csrf !== null && csrf.printed === '') throw new MisuseError('http.bad-csrf-token', 'etagFor: the printed CSRF token is empty');
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : bytesAsBuffer(body);
   const hash = createHash('sha256');
   const printed = csrf === null ? null : Buffer.from(csrf.printed, 'utf8');
   for (const piece of withoutNonce(bytes, nonce === null ? null : Buffer.from(nonce, 'utf8'))) {
