@@ -32,6 +32,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { unmaskToken } from '../domain/http/csrf-mask.js';
 import type { ReadyMessage, ServerKind } from './http-kernel.server.js';
 
 // Whichever this file is, TypeScript through tsx or compiled JavaScript in dist/, so is the server.
@@ -210,6 +211,11 @@ async function visit(url: string, cookie: string | null = null): Promise<Visit> 
   };
 }
 
+/** Whether two printed CSRF tokens are the session's same token: equal, or (fw) masked afresh on each page over it. */
+function sameToken(a: string, b: string): boolean {
+  return a === b || (unmaskToken(a) !== null && unmaskToken(a) === unmaskToken(b));
+}
+
 /** Cookie headers (`name=value; …`) from an answer's Set-Cookie headers, as a browser sends them back. */
 function cookieHeader(response: Response): string | null {
   const pairs = response.headers.getSetCookie().map((setCookie) => setCookie.split(';')[0] ?? '');
@@ -319,7 +325,7 @@ try {
     let cookie = first.cookie ?? `session=${randomBytes(300).toString('base64url')}`;
     if (first.cookie !== null) {
       const again = await visit(started.url, first.cookie);
-      const resumed = first.token !== null && again.token === first.token;
+      const resumed = first.token !== null && again.token !== null && sameToken(first.token, again.token);
       pages.push(`${kind}: /form is ${first.bytes} bytes, cookie ${first.cookie.length} chars, session resumed with the cookie: ${resumed ? 'yes' : 'NO'}`);
       cookie = first.cookie;
     } else {
