@@ -13,17 +13,27 @@ import type { ServerProcess } from '../../support/server-process.js';
  * in a process of its own, as in production (so the timing is what the network sees), and sends
  * mail through a real SMTP server on loopback that takes 60 ms per message, as a distant one
  * would. 30 requests for known and 30 for unknown addresses, interleaved, each from its own
- * client address (the guest forms' limit), must have medians within 20 %.
+ * client address (the guest forms' limit), must have lower quartiles within 20 %.
+ *
+ * The file runs alone, after the rest of the suite (`*.alone.test.ts`, vitest.config.ts): with
+ * other suites beside it on CI's two cores, the work a known address leaves for after the answer
+ * (the token, the mail job) competed with the client for a core while it read the answer, and
+ * the known timings grew a slow mode (medians 2.3–3.1 ms against 1.7–2.2 in CI) that a visitor
+ * on another machine never meets. It compares lower quartiles rather than medians: a low
+ * percentile is what an attacker filters remote timings with (Crosby, Wallach and Riedi,
+ * 'Opportunities and limits of remote timing attacks', 2009), and work done before the answer
+ * moves it as much as the median (queueing the mail inside the request: 2.1–2.5 ms against
+ * 1.2–1.5, every trial).
  */
 const dir = useTempDir('fw-address-timing-');
 const SMTP_DELAY_MS = 60;
 const ROUNDS = 30;
 const PASSWORD = 'correct horse battery';
 
-function median(values: number[]): number {
+/** The value a quarter of the way up the sorted samples (nearest rank). */
+function lowerQuartile(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 0 ? ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2 : (sorted[middle] ?? 0);
+  return sorted[Math.ceil(sorted.length / 4) - 1] ?? 0;
 }
 
 describe('answers take as long for known as for unknown addresses, over a real socket', () => {
@@ -114,36 +124,36 @@ describe('answers take as long for known as for unknown addresses, over a real s
       unknown.push(await timed(path, form(`unknown${index}@example.com`), json, 0));
       if (!knownFirst) known.push(await timed(path, form(`known${index}@example.com`), json, knownMails));
     }
-    return { known: median(known), unknown: median(unknown) };
+    return { known: lowerQuartile(known), unknown: lowerQuartile(unknown) };
   }
 
   /**
    * Up to five trials of 30 + 30: the test's own machine runs other suites beside it, and a
-   * burst of their work can skew one trial's medians. A real leak (the mail in the request:
+   * burst of their work can skew one trial's quartiles. A real leak (the mail in the request:
    * 183 ms against 3 ms) fails every trial; noise does not fail five in a row.
    */
   async function expectWithin20Percent(trial: () => Promise<{ known: number; unknown: number }>): Promise<{ known: number; unknown: number }> {
     const seen: string[] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
-      const medians = await trial();
-      const ratio = Math.max(medians.known, medians.unknown) / Math.min(medians.known, medians.unknown);
-      if (ratio < 1.2) return medians;
-      seen.push(`known ${medians.known.toFixed(2)} ms, unknown ${medians.unknown.toFixed(2)} ms`);
+      const quartiles = await trial();
+      const ratio = Math.max(quartiles.known, quartiles.unknown) / Math.min(quartiles.known, quartiles.unknown);
+      if (ratio < 1.2) return quartiles;
+      seen.push(`known ${quartiles.known.toFixed(2)} ms, unknown ${quartiles.unknown.toFixed(2)} ms`);
     }
-    expect.fail(`the medians differed by 20 % or more in five trials: ${seen.join('; ')}`);
+    expect.fail(`the lower quartiles differed by 20 % or more in five trials: ${seen.join('; ')}`);
   }
 
-  it('POST /forgot-password: the mail goes after the answer; medians within 20 %, and every known address gets its mail', async () => {
+  it('POST /forgot-password: the mail goes after the answer; lower quartiles within 20 %, and every known address gets its mail', async () => {
     const before = delivered;
-    const medians = await expectWithin20Percent(() => compare('/forgot-password', (email) => ({ email }), false, true));
+    const quartiles = await expectWithin20Percent(() => compare('/forgot-password', (email) => ({ email }), false, true));
     // Had the mail been sent inside the request, known addresses would take the SMTP delay more.
-    expect(medians.known).toBeLessThan(SMTP_DELAY_MS);
+    expect(quartiles.known).toBeLessThan(SMTP_DELAY_MS);
     // The mails did go, after the answers: one per known request (the warm-up's included), in every
     // trial. The server's queue worker sends them (QUEUE_CONNECTION=database), so they may trail.
     await expect.poll(() => delivered - before >= ROUNDS + 1 && (delivered - before) % (ROUNDS + 1) === 0, { timeout: 20_000 }).toBe(true);
   }, 180_000);
 
-  it('POST /login as JSON with a wrong password: medians within 20 % (unknown addresses check a dummy Argon2 hash)', async () => {
+  it('POST /login as JSON with a wrong password: lower quartiles within 20 % (unknown addresses check a dummy Argon2 hash)', async () => {
     await expectWithin20Percent(() => compare('/login', (email) => ({ email, password: 'not the password' }), true));
   }, 180_000);
 });
