@@ -2,7 +2,7 @@ import type { Session } from '../../domain/session/session.js';
 import type { User } from '../../domain/users/user.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RandomSource } from '../../ports/random-source.js';
-import { bytesAsBuffer } from '../../domain/shared/bytes.js';
+import { base64url } from '../../domain/shared/bytes.js';
 
 /** What the session transition of a login reads: the time, fresh randomness, and REMEMBER_LIFETIME. */
 export interface SessionLoginServices {
@@ -12,9 +12,9 @@ export interface SessionLoginServices {
   readonly rememberLifetimeMinutes: number;
 }
 
-/** A session's CSRF token: 32 random bytes, as the session stage makes for a new session. */
+/** A session's CSRF token: 32 random bytes (a new session's, and each login's and logout's fresh one). */
 export function newSessionToken(random: RandomSource): string {
-  return bytesAsBuffer(random.bytes(32)).toString('base64url');
+  return base64url(random.bytes(32));
 }
 
 /**

@@ -6,12 +6,11 @@ import type { Clock } from '../../../ports/clock.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import type { TokenVerifier } from '../../../ports/token-verifier.js';
 import type { UserRepository } from '../../../ports/user-repository.js';
-import { loginSession } from '../../../application/auth/session-login.js';
+import { loginSession, newSessionToken } from '../../../application/auth/session-login.js';
 import { AuthUser } from './auth-user.js';
 import type { SessionAuth } from './request-context.js';
 import type { KernelContext } from './context.js';
 import { KernelMisuse } from './context.js';
-import { newToken } from './stages/session.js';
 
 /** What signing in and out needs, fixed when the kernel starts. */
 export interface IdentityServices {
@@ -48,7 +47,7 @@ export class Authenticator implements SessionAuth {
   }
 
   logout(): void {
-    this.ctx.session.logout(newToken(this.services.random));
+    this.ctx.session.logout(newSessionToken(this.services.random));
     this.ctx.identify(null);
   }
 
@@ -76,7 +75,7 @@ export class Authenticator implements SessionAuth {
     if (current === null || current.viaToken) throw new KernelMisuse('auth.needs-session-user', 'adoptEpoch needs a user signed in by the session');
     await this.ctx.sessionDriver?.forgetSessionsOf(current.id);
     const { clock, random } = this.services;
-    this.ctx.session.login(current.id, { epoch, now: clock.now(), newToken: newToken(random) });
+    this.ctx.session.login(current.id, { epoch, now: clock.now(), newToken: newSessionToken(random) });
     current.record.sessionEpoch = epoch;
   }
 

@@ -10,16 +10,12 @@ import { SESSION_COOKIE } from '../session/session-driver.js';
 import type { OpenedSession, SessionDriver } from '../session/session-driver.js';
 import type { KernelContext } from '../context.js';
 import type { Reply } from '../replies.js';
-import { bytesAsBuffer } from '../../../../domain/shared/bytes.js';
+import { newSessionToken } from '../../../../application/auth/session-login.js';
 
 export interface SessionStageOptions {
   driver: SessionDriver;
   clock: Clock;
   random: RandomSource;
-}
-
-export function newToken(random: RandomSource): string {
-  return bytesAsBuffer(random.bytes(32)).toString('base64url');
 }
 
 /**
@@ -31,7 +27,7 @@ export function newToken(random: RandomSource): string {
 export function sessionStage(options: SessionStageOptions): Stage {
   const { driver } = options;
   const run = async (ctx: KernelContext, next: () => Promise<Reply>, opened: OpenedSession | null): Promise<Reply> => {
-    const session = opened?.session ?? Session.start({ token: newToken(options.random), now: options.clock.now() });
+    const session = opened?.session ?? Session.start({ token: newSessionToken(options.random), now: options.clock.now() });
     ctx.attachSession(session, driver);
 
     const reply = await next();

@@ -7,7 +7,7 @@ import { headerText } from '../context.js';
 import type { Stage } from '../pipeline.js';
 import type { KernelContext } from '../context.js';
 import type { Reply } from '../replies.js';
-import { newToken } from './session.js';
+import { newSessionToken } from '../../../../application/auth/session-login.js';
 
 /**
  * Stage 5, 'user': who is asking. An `Authorization: Bearer` token is asked of the
@@ -37,7 +37,7 @@ export function userStage(services: IdentityServices): Stage {
     if (userId !== null) {
       const user = await services.users.findById(userId);
       if (user === null || user.sessionEpoch !== session.userEpoch()) {
-        session.logout(newToken(services.random));
+        session.logout(newSessionToken(services.random));
         ctx.log.info('a signed-in session ended: its user logged out other devices, changed the password or was deleted', { userId });
       } else {
         ctx.identify(new AuthUser(user, services.policy, null, false));
