@@ -10,7 +10,7 @@ import { defineJob } from './jobs.js';
 import type { Module } from './module.js';
 import { TOKENS } from './tokens.js';
 import { FrameworkError, MisuseError } from '../domain/shared/errors.js';
-import { bytesAsBuffer } from '../domain/shared/bytes.js';
+import { base64url } from '../domain/shared/bytes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a struct of any payload: superstruct's Struct is invariant in its schema
 type AnyStruct = Struct<any, any>;
@@ -136,7 +136,7 @@ export class Notifications implements Module {
     provide(container, TOKENS.notifier, [TOKENS.jobs, TOKENS.random], (jobs, random): Notifier => ({
       async send(userId, notification) {
         if (!known.has(notification.type)) throw new MisuseError('notifications.unknown', `The notification "${notification.type}" is not registered: Notifications.create().notification(…)`);
-        const id = bytesAsBuffer(random.bytes(16)).toString('base64url');
+        const id = base64url(random.bytes(16));
         await jobs.dispatch(job!.with({ userId, id, type: notification.type, data: notification.data }));
       },
     }));

@@ -7,7 +7,7 @@ import { batchProgress } from '../../domain/queue/batch.js';
 import type { BatchProgress } from '../../domain/queue/batch.js';
 import type { JobToDispatch } from './job-to-dispatch.js';
 import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
-import { bytesAsBuffer } from '../../domain/shared/bytes.js';
+import { base64url } from '../../domain/shared/bytes.js';
 
 /**
  * Queued (or found queued by its idempotency key), held until the transaction commits, or run
@@ -116,7 +116,7 @@ export class JobDispatcher {
   async batch(jobs: readonly JobToDispatch[], options: BatchOptions = {}): Promise<{ id: string }> {
     if (this.batches === null) throw new FrameworkError('queue.no-batches', 'This app keeps no batches');
     const { store } = this.batches;
-    const id = bytesAsBuffer(this.batches.random.bytes(12)).toString('base64url');
+    const id = base64url(this.batches.random.bytes(12));
     const callback = (job: JobToDispatch | undefined) => (job === undefined ? null : this.dispatch(job).toNewJob());
     const callbacks = { then: callback(options.then), catch: callback(options.catch), finally: callback(options.finally) };
     const batch = { id, name: options.name ?? 'batch', total: jobs.length, callbacks };

@@ -8,7 +8,7 @@ import type { RandomSource } from '../../ports/random-source.js';
 import type { NewDelivery, WebhookDeliveries, WebhookDelivery } from '../../ports/webhook-deliveries.js';
 import type { WebhookTransport } from '../../ports/webhook-transport.js';
 import { FrameworkError, MisuseError } from '../../domain/shared/errors.js';
-import { bytesAsBuffer } from '../../domain/shared/bytes.js';
+import { base64url } from '../../domain/shared/bytes.js';
 
 /** The `whsec_…` secret of an endpoint: the app's own lookup, or one derived from APP_KEY. */
 export type EndpointSecrets = (url: URL) => string | Promise<string>;
@@ -86,7 +86,7 @@ export class Webhooks implements OutgoingWebhooks {
     const now = this.clock.now();
     const data: unknown = payload === undefined ? null : payload;
     const body = JSON.stringify({ type: event, timestamp: now.toISOString(), data });
-    const id = `msg_${bytesAsBuffer(this.random.bytes(16)).toString('base64url')}`;
+    const id = `msg_${base64url(this.random.bytes(16))}`;
     // The row and its job commit together: no delivery without a job to send it, and no job
     // for a delivery that was rolled back.
     await this.queue.first({ id, url: checked.url.href, event, body, createdAt: now });

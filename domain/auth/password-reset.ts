@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MisuseError } from '../shared/errors.js';
-import { bytesAsBuffer } from '../shared/bytes.js';
+import { base64url } from '../shared/bytes.js';
 
 /** A reset link works for an hour (spec: valid 60 minutes, single use). */
 export const RESET_TOKEN_TTL_MINUTES = 60;
@@ -11,7 +11,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/u;
 /** The token a reset link carries: 256 random bits, base64url. */
 export function resetTokenFrom(bytes: Uint8Array): string {
   if (bytes.length !== RESET_TOKEN_BYTES) throw new MisuseError('auth.random-bytes', `A reset token needs ${RESET_TOKEN_BYTES} random bytes`);
-  return bytesAsBuffer(bytes).toString('base64url');
+  return base64url(bytes);
 }
 
 /** Only well-formed tokens are looked up; a link cut short or padded is refused before. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RANDOM_BYTES } from './limits.js';
 import { MisuseError } from '../shared/errors.js';
-import { bytesAsBuffer } from '../shared/bytes.js';
+import { base64url } from '../shared/bytes.js';
 
 /**
  * PKCE (RFC 7636) with S256. The verifier stays in the session; only its SHA-256 travels in
@@ -18,7 +18,7 @@ export function randomToken(bytes: Uint8Array): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== RANDOM_BYTES) {
     throw new MisuseError('oauth.random-bytes', `A state, PKCE verifier or nonce needs exactly ${RANDOM_BYTES} random bytes`);
   }
-  return bytesAsBuffer(bytes).toString('base64url');
+  return base64url(bytes);
 }
 
 /** 43 base64url characters: what `randomToken` makes and nothing else. */

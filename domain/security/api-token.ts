@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MisuseError } from '../shared/errors.js';
+import { base64url } from '../shared/bytes.js';
 
 /** 40 bytes of randomness as base64url: the secret part of a database API token. */
 export const API_TOKEN_SECRET_BYTES = 40;
@@ -19,7 +20,7 @@ export function parseApiToken(text: string): { id: number; secret: string } | nu
 
 export function formatApiToken(id: number, secretBytes: Uint8Array): string {
   if (secretBytes.length !== API_TOKEN_SECRET_BYTES) throw new MisuseError('security.random-bytes', `An API token secret needs ${API_TOKEN_SECRET_BYTES} random bytes`);
-  return `${id}|${Buffer.from(secretBytes).toString('base64url')}`;
+  return `${id}|${base64url(secretBytes)}`;
 }
 
 /** What is stored of a secret: its SHA-256, hex. A leaked table gives no usable token. */

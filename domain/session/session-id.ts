@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { MisuseError } from '../shared/errors.js';
-import { bytesAsBuffer } from '../shared/bytes.js';
+import { base64url } from '../shared/bytes.js';
 
 /** 32 random bytes: far above the 128 bits a session id needs to be unguessable. */
 export const SESSION_ID_BYTES = 32;
@@ -10,7 +10,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]{43}$/u;
 /** The id the database driver's cookie carries: random bytes as base64url, nothing else. */
 export function sessionIdFrom(bytes: Uint8Array): string {
   if (bytes.length !== SESSION_ID_BYTES) throw new MisuseError('session.random-bytes', `A session id needs ${SESSION_ID_BYTES} random bytes, got ${bytes.length}`);
-  return bytesAsBuffer(bytes).toString('base64url');
+  return base64url(bytes);
 }
 
 /** Whether a cookie value can be a session id at all; anything else is not looked up. */

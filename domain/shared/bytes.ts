@@ -8,3 +8,8 @@
 export function bytesAsBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
+
+/** Bytes as base64url text (tokens and ids made from random bytes), through `bytesAsBuffer`. */
+export function base64url(bytes: Uint8Array): string {
+  return bytesAsBuffer(bytes).toString('base64url');
+}

@@ -1,5 +1,6 @@
 import { apiTokenHash, API_TOKEN_SECRET_BYTES, checkAbilities, formatApiToken, parseApiToken } from '../../../domain/security/api-token.js';
 import { sameSecret } from '../../../domain/security/constant-time.js';
+import { base64url } from '../../../domain/shared/bytes.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { RandomSource } from '../../../ports/random-source.js';
 import type { TokenVerifier, VerifiedToken } from '../../../ports/token-verifier.js';
@@ -29,7 +30,7 @@ export class SqlTokenVerifier implements TokenVerifier {
   async issue(userId: number, name: string, options: { abilities?: readonly string[] | null; expiresAt?: Date | null } = {}): Promise<string> {
     const abilities = checkAbilities(options.abilities ?? null);
     const secretBytes = this.random.bytes(API_TOKEN_SECRET_BYTES);
-    const secret = Buffer.from(secretBytes).toString('base64url');
+    const secret = base64url(secretBytes);
     const rows = await this.raw.session((sql) =>
       sql.query<{ id: number | string }>(
         'INSERT INTO api_tokens (user_id, name, token_hash, abilities, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
