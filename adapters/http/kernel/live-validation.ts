@@ -3,7 +3,9 @@
  * its own action with the header `X-Fw-Validate: <field>`. The kernel answers that request
  * itself, in place of the route's handler, with the errors the submit would give that field:
  * the same form (`liveValidation(schema)` on the route names it), the same input, the same
- * rules, language and messages. The handler never runs, so nothing is written.
+ * rules, language and messages. The handler never runs, so nothing is written, and the session
+ * is not stored either (the session stage leaves it as it found it): a check still in flight
+ * while a save's page reloads must not spend the toast the save flashed for that page.
  *
  * It cannot get round the checks a submit meets: the request goes through the whole pipeline
  * (session, CSRF: a POST without the token is a 419; the route's guards and throttles; the

@@ -226,6 +226,21 @@ describe('fw_head(), fw_ui(), live validation and partial updates over a real so
     expect(next.text).toMatch(/<div class="fw-toasts" role="status" aria-live="polite" data-fw-toasts>/u);
   });
 
+  it('a live-validation request between the save and the page it refreshes to leaves the flashed toast for that page', async () => {
+    // fw.js checks a field 350 ms after the last keystroke: a user who types and saves at once
+    // sends that check while htmx reloads the page. It must not spend the save's flash.
+    const client = server.client();
+    await pageOf(client);
+    const saved = await client.post('/products', { form: { name: 'Lamp', sku: 'lamp-2' }, headers: { 'hx-request': 'true' } });
+    expect(saved.status).toBe(204);
+    const live = await client.post('/products', { form: { name: 'Lamp', sku: 'lamp-2' }, headers: { 'x-fw-validate': 'sku' } });
+    expect(live.json()).toEqual({ field: 'sku', errors: [] });
+    // Nor may its answer overwrite the session cookie the save set (it left with an older one).
+    expect(live.headers.get('set-cookie')).toBeNull();
+    const next = await client.get('/page');
+    expect(next.text).toContain('<p class="fw-toast-text">Saved Lamp</p>');
+  });
+
   it('View.also: a partial update carries the out-of-band pieces; a full page leaves them out', async () => {
     const client = server.client();
     await pageOf(client);

@@ -11,6 +11,7 @@ import type { OpenedSession, SessionDriver } from '../session/session-driver.js'
 import type { KernelContext } from '../context.js';
 import type { Reply } from '../replies.js';
 import { newSessionToken } from '../../../../application/auth/session-login.js';
+import { LIVE_VALIDATION_HEADER } from '../live-validation.js';
 
 export interface SessionStageOptions {
   driver: SessionDriver;
@@ -22,7 +23,7 @@ export interface SessionStageOptions {
  * Stage 5, 'session': opens the visitor's session through the driver (a tampered, foreign or
  * expired one is a fresh session, never an error), and stores it after the answer is made.
  * A new session is kept only when the answer is worth it (not for a 404 to a scanner, a
- * webhook's caller or a bearer-token client).
+ * webhook's caller or a bearer-token client), and a live-validation check stores none.
  */
 export function sessionStage(options: SessionStageOptions): Stage {
   const { driver } = options;
@@ -32,6 +33,9 @@ export function sessionStage(options: SessionStageOptions): Stage {
 
     const reply = await next();
 
+    // A live-validation check is not a step the visitor took: storing its session would age the
+    // flash (the toast of a save whose page is loading now) or overwrite what that save stored.
+    if (ctx.headers[LIVE_VALIDATION_HEADER] !== undefined) return reply;
     // A client that signs in with a bearer token keeps no cookies: a session it starts is not sent.
     if (opened === null && (!ctx.traits.keepsNewSession || bearerToken(headerText(ctx.headers['authorization'])) !== null)) return reply;
     const cookie = await driver.save(ctx, session, opened, options.clock.now());
