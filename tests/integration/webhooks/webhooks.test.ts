@@ -1,15 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FixedClock } from '../../../../adapters/clock/fixed-clock.js';
-import { MemoryLogger } from '../../../../adapters/log/memory-logger.js';
-import type { LogLine } from '../../../../adapters/log/memory-logger.js';
-import { SqlWebhookDeliveries } from '../../../../adapters/persistence/mikro-orm/sql-webhook-deliveries.js';
-import { DeliveryBusy, Webhooks } from '../../../../application/webhooks/webhooks.js';
-import type { WebhookQueue } from '../../../../application/webhooks/webhooks.js';
-import { secretKey, verifyWebhook } from '../../../../domain/webhooks/signature.js';
-import type { RandomSource } from '../../../../ports/random-source.js';
-import type { TransportResult, WebhookPost, WebhookTransport } from '../../../../ports/webhook-transport.js';
-import { useEngines } from '../../../support/databases.js';
-import { useMigratedDatabase } from '../../../support/migrated-database.js';
+import { FixedClock } from '../../../adapters/clock/fixed-clock.js';
+import { MemoryLogger } from '../../../adapters/log/memory-logger.js';
+import type { LogLine } from '../../../adapters/log/memory-logger.js';
+import { SqlWebhookDeliveries } from '../../../adapters/persistence/mikro-orm/sql-webhook-deliveries.js';
+import { DeliveryBusy, Webhooks } from '../../../application/webhooks/webhooks.js';
+import type { WebhookQueue } from '../../../application/webhooks/webhooks.js';
+import { secretKey, verifyWebhook } from '../../../domain/webhooks/signature.js';
+import type { RandomSource } from '../../../ports/random-source.js';
+import type { TransportResult, WebhookPost, WebhookTransport } from '../../../ports/webhook-transport.js';
+import { useEngines } from '../../support/databases.js';
+import { useMigratedDatabase } from '../../support/migrated-database.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const random: RandomSource = { bytes: (n) => new Uint8Array(n).fill(128) };
