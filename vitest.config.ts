@@ -17,8 +17,7 @@ const ALONE = 'tests/**/*.alone.test.ts';
  * one: it is named `*.mocked.test.ts` and runs with the isolated suite
  * (tests/architecture/test-isolation.test.ts keeps to that).
  */
-const SHARED_GRAPH = ['tests/unit/**/*.test.ts', 'tests/architecture/**/*.test.ts'];
-const MOCKED = 'tests/**/*.mocked.test.ts';
+const SHARED_GRAPH = ['tests/unit', 'tests/architecture'];
 
 export default defineConfig({
   // `import … from 'fw'` in files the generators write (make:model…), as an app would import it.
@@ -31,7 +30,7 @@ export default defineConfig({
       {
         extends: true,
         // First, and on their own: beside the suite they would add workers to CI's two cores.
-        test: { name: 'unit', include: SHARED_GRAPH, exclude: [MOCKED, ALONE], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'unit', include: SHARED_GRAPH.map((folder) => `${folder}/**/*.test.ts`), exclude: ['tests/**/*.mocked.test.ts', ALONE], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
@@ -39,7 +38,7 @@ export default defineConfig({
           name: 'suite',
           include: ['tests/**/*.test.ts'],
           // The mocked unit files are back here, each in a module graph of its own.
-          exclude: [ALONE, ...SHARED_GRAPH.map((glob) => glob.replace(/\*\.test\.ts$/u, '!(*.mocked).test.ts'))],
+          exclude: [ALONE, ...SHARED_GRAPH.map((folder) => `${folder}/**/!(*.mocked).test.ts`)],
           // Database suites create their own database per file, so files may run in parallel;
           // two workers match the two cores CI has.
           maxWorkers: 2,
